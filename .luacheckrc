@@ -1,0 +1,2 @@
+std = "max"
+files["spec/"] = { std = "+busted" }

@@ -1,0 +1,46 @@
+# Builds one module per interpreter and installs them in the standard
+# package.cpath layout: lib/lua/5.4/map.so (Lua 5.4), lib/lua/5.1/map.so (LuaJIT).
+
+PREFIX ?= /usr/local
+CARGO ?= cargo
+BUILD := build/lib/lua
+SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs')
+
+.PHONY: all install uninstall test test-rust test-lua lint clean
+
+all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
+
+# Separate target dirs: the two feature sets would otherwise rebuild each other.
+$(BUILD)/5.4/map.so: $(SOURCES)
+	$(CARGO) build --locked --release --features lua54 --target-dir target/lua54
+	install -D -m 755 target/lua54/release/libmap.so $@
+
+$(BUILD)/5.1/map.so: $(SOURCES)
+	$(CARGO) build --locked --release --features luajit --target-dir target/luajit
+	install -D -m 755 target/luajit/release/libmap.so $@
+
+install: all
+	install -D -m 755 $(BUILD)/5.4/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.4/map.so
+	install -D -m 755 $(BUILD)/5.1/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.1/map.so
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/lua/5.4/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.1/map.so
+
+test: test-rust test-lua
+
+test-rust:
+	$(CARGO) test --locked
+
+test-lua: all
+	busted --run=lua54
+	busted --run=luajit
+
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --locked --all-targets -- -D warnings
+	$(CARGO) clippy --locked --release --features lua54 --target-dir target/lua54 -- -D warnings
+	$(CARGO) clippy --locked --release --features luajit --target-dir target/luajit -- -D warnings
+	luacheck lua spec
+
+clean:
+	rm -rf build target

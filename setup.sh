@@ -1,0 +1,23 @@
+#!/bin/sh
+# Installs what building, running and testing `map` need on Debian 12.
+# Run as root (or with sudo). Safe to run again.
+set -eu
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# luajit2 is OpenResty's LuaJIT branch: the nginx Lua module needs it, and it
+# conflicts with Debian's plain `luajit` package.
+apt-get install -y -qq --no-install-recommends \
+  make gcc pkg-config ca-certificates \
+  lua5.4 liblua5.4-dev luajit2 libluajit2-5.1-dev \
+  lua-busted lua-check \
+  nginx-light libnginx-mod-http-lua >/dev/null
+
+# busted pulls in Lua 5.1 and makes it `lua`; the module is built for Lua 5.4
+# and LuaJIT, so point `lua` at Lua 5.4.
+update-alternatives --set lua-interpreter /usr/bin/lua5.4
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "setup.sh: cargo not found: install Rust (rustup.rs) and run this again" >&2
+  exit 1
+fi

@@ -1,0 +1,136 @@
+//! A rectangular grid of one-byte cells, addressed 1-based like the Lua API.
+
+pub const WALL: u8 = b'#';
+pub const FLOOR: u8 = b'.';
+pub const PLAYER: u8 = b'@';
+pub const STAIRS: u8 = b'>';
+pub const GOLD: u8 = b'$';
+pub const POTION: u8 = b'!';
+
+/// A cell position, 1-based: `x` is the column, `y` the row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pos {
+    pub x: usize,
+    pub y: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    width: usize,
+    height: usize,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    /// A grid filled with `fill`. Callers bound the size first (see `limits`).
+    pub fn new(width: usize, height: usize, fill: u8) -> Grid {
+        Grid {
+            width,
+            height,
+            cells: vec![fill; width * height],
+        }
+    }
+
+    /// Wraps row-major cells; `cells.len()` must be `width * height`.
+    pub fn from_cells(width: usize, height: usize, cells: Vec<u8>) -> Grid {
+        assert_eq!(
+            cells.len(),
+            width * height,
+            "cell count does not match size"
+        );
+        Grid {
+            width,
+            height,
+            cells,
+        }
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Row-major cells.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    pub fn rows(&self) -> std::slice::ChunksExact<'_, u8> {
+        self.cells.chunks_exact(self.width.max(1))
+    }
+
+    pub fn index(&self, p: Pos) -> usize {
+        debug_assert!(
+            self.contains(p),
+            "{p:?} outside {}x{}",
+            self.width,
+            self.height
+        );
+        (p.y - 1) * self.width + (p.x - 1)
+    }
+
+    pub fn pos(&self, index: usize) -> Pos {
+        Pos {
+            x: index % self.width + 1,
+            y: index / self.width + 1,
+        }
+    }
+
+    pub fn contains(&self, p: Pos) -> bool {
+        (1..=self.width).contains(&p.x) && (1..=self.height).contains(&p.y)
+    }
+
+    pub fn get(&self, p: Pos) -> u8 {
+        self.cells[self.index(p)]
+    }
+
+    pub fn set(&mut self, p: Pos, cell: u8) {
+        let i = self.index(p);
+        self.cells[i] = cell;
+    }
+
+    /// Rows joined by `\n`, no trailing newline: the text form of a map.
+    pub fn render(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.cells.len() + self.height);
+        for (i, row) in self.rows().enumerate() {
+            if i > 0 {
+                out.push(b'\n');
+            }
+            out.extend_from_slice(row);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_grid_is_filled() {
+        let g = Grid::new(4, 3, WALL);
+        assert_eq!((g.width(), g.height()), (4, 3));
+        assert!(g.cells().iter().all(|&c| c == WALL));
+    }
+
+    #[test]
+    fn set_and_get_are_one_based() {
+        let mut g = Grid::new(4, 3, WALL);
+        g.set(Pos { x: 4, y: 3 }, PLAYER);
+        assert_eq!(g.cells()[11], PLAYER);
+        assert_eq!(g.get(Pos { x: 4, y: 3 }), PLAYER);
+        assert_eq!(g.pos(11), Pos { x: 4, y: 3 });
+        assert!(!g.contains(Pos { x: 0, y: 1 }));
+        assert!(!g.contains(Pos { x: 5, y: 1 }));
+    }
+
+    #[test]
+    fn render_joins_rows_without_trailing_newline() {
+        let g = Grid::from_cells(3, 2, b"#.#@>$".to_vec());
+        assert_eq!(g.render(), b"#.#\n@>$");
+        assert_eq!(Grid::new(2, 1, WALL).render(), b"##");
+    }
+}

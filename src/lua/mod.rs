@@ -1,0 +1,140 @@
+//! The Lua binding: argument conversion in, results out, errors as strings.
+//!
+//! Each exported function is a raw C function in three steps:
+//! 1. read the arguments and run the core inside `catch_unwind`, touching the
+//!    Lua stack only through calls that cannot raise a Lua error;
+//! 2. on failure, raise the message as a plain Lua string (`raise`), with
+//!    no Rust value left alive in the frames that `lua_error` jumps over;
+//! 3. on success, push the result (`stack::push_*`).
+//!
+//! mlua's own callbacks raise errors as userdata; raising strings keeps
+//! `pcall` users' `err:match(...)` working the same on every interpreter.
+
+mod stack;
+
+use std::ffi::c_int;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use mlua::ffi::{self, lua_State};
+use mlua::{Lua, Table};
+
+use crate::generate::{self, Level, Params};
+use crate::grid::{Grid, WALL};
+use crate::options::{self, MAX_CELLS};
+use crate::reach;
+use stack::Args;
+
+#[mlua::lua_module(name = "map", skip_memory_check)]
+fn open(lua: &Lua) -> mlua::Result<Table> {
+    let module = lua.create_table()?;
+    let functions: [(&str, ffi::lua_CFunction); 4] = [
+        ("new_map", new_map),
+        ("render", render),
+        ("generate", generate),
+        ("reachable", reachable),
+    ];
+    for (name, function) in functions {
+        // SAFETY: each function follows the stack discipline described above.
+        module.set(name, unsafe { lua.create_c_function(function)? })?;
+    }
+    module.set("VERSION", env!("CARGO_PKG_VERSION"))?;
+    module.set("MAX_CELLS", MAX_CELLS)?;
+    Ok(module)
+}
+
+/// What a function hands back to Lua.
+enum Reply {
+    Map(Grid),
+    Level(Box<Level>),
+    Text(Vec<u8>),
+    Reach(Result<(), String>),
+}
+
+unsafe extern "C-unwind" fn new_map(state: *mut lua_State) -> c_int {
+    call(state, "map.new_map", |args| {
+        args.at_most(2)?;
+        let (width, height) = options::size(args.get(1), args.get(2), 1, 1)?;
+        Ok(Reply::Map(Grid::new(width, height, WALL)))
+    })
+}
+
+unsafe extern "C-unwind" fn render(state: *mut lua_State) -> c_int {
+    call(state, "map.render", |args| {
+        args.at_most(1)?;
+        Ok(Reply::Text(args.grid(1)?.render()))
+    })
+}
+
+unsafe extern "C-unwind" fn reachable(state: *mut lua_State) -> c_int {
+    call(state, "map.reachable", |args| {
+        args.at_most(1)?;
+        let grid = args.grid(1)?;
+        Ok(Reply::Reach(reach::check(&grid).map_err(|e| e.to_string())))
+    })
+}
+
+unsafe extern "C-unwind" fn generate(state: *mut lua_State) -> c_int {
+    call(state, "map.generate", |args| {
+        let params = if args.is_table(1) {
+            args.at_most(1)?;
+            args.options(1, Params::set)?
+        } else {
+            args.at_most(3)?;
+            Params {
+                width: args.get(1),
+                height: args.get(2),
+                seed: args.get(3),
+                ..Params::default()
+            }
+        };
+        Ok(Reply::Level(Box::new(generate::generate(&params)?)))
+    })
+}
+
+/// Runs `body`, then pushes its reply or raises its error as `"name: message"`.
+/// Only `state` and the moved-out reply live in this frame when `raise` jumps.
+unsafe fn call(
+    state: *mut lua_State,
+    name: &str,
+    body: impl FnOnce(&Args) -> Result<Reply, String>,
+) -> c_int {
+    match run(state, name, body) {
+        Ok(reply) => match reply {
+            Reply::Map(grid) => stack::push_grid(state, &grid),
+            Reply::Level(level) => stack::push_level(state, &level),
+            Reply::Text(text) => stack::push_bytes(state, &text),
+            Reply::Reach(Ok(())) => stack::push_true(state),
+            Reply::Reach(Err(why)) => stack::push_false_and(state, &why),
+        },
+        Err(message) => raise(state, message),
+    }
+}
+
+/// Step 1: the core's work, with any panic turned into an error message
+/// prefixed by the function's name.
+unsafe fn run(
+    state: *mut lua_State,
+    name: &str,
+    body: impl FnOnce(&Args) -> Result<Reply, String>,
+) -> Result<Reply, String> {
+    let args = Args::new(state);
+    match catch_unwind(AssertUnwindSafe(|| body(&args))) {
+        Ok(result) => result.map_err(|message| format!("{name}: {message}")),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown panic");
+            Err(format!("{name}: internal error (please report): {what}"))
+        }
+    }
+}
+
+/// Raises `message` as a Lua string error. The message is copied onto the
+/// Lua stack and freed before `lua_error` jumps, so nothing leaks.
+unsafe fn raise(state: *mut lua_State, message: String) -> ! {
+    ffi::lua_pushlstring(state, message.as_ptr().cast(), message.len());
+    drop(message);
+    ffi::lua_error(state)
+}

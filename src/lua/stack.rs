@@ -1,0 +1,301 @@
+//! The unsafe layer: every read from and write to the Lua stack.
+//!
+//! Stack discipline:
+//! - Reading (`Args`) uses only raw accessors (`lua_rawgeti`, `lua_rawlen`,
+//!   `lua_next`, `lua_tolstring` on values already strings), which never run
+//!   metamethods, never allocate and never raise. Each read pushes at most two
+//!   values and pops them before returning, so it runs inside `catch_unwind`
+//!   and stays within the `LUA_MINSTACK` slots Lua guarantees a C function.
+//! - Writing (`push_*`) runs after the core is done. It builds tables with
+//!   `lua_createtable` + `lua_rawseti`, pushing each distinct cell string once
+//!   and copying it with `lua_pushvalue`: the fastest way to fill a table of
+//!   rows (see the README's performance notes). It leaves exactly its results
+//!   on the stack. The only error it can meet is Lua running out of memory,
+//!   which `MAX_CELLS` makes remote; that error skips the Rust destructors
+//!   of the frames it crosses on Lua 5.4, leaking the reply's buffers.
+
+use std::ffi::{c_int, CStr};
+
+use mlua::ffi::{self, lua_State};
+
+use crate::generate::{Level, Params};
+use crate::grid::{Grid, Pos};
+use crate::options::{Arg, MAX_CELLS};
+
+pub struct Args {
+    state: *mut lua_State,
+    count: c_int,
+}
+
+impl Args {
+    pub unsafe fn new(state: *mut lua_State) -> Args {
+        Args {
+            state,
+            count: ffi::lua_gettop(state),
+        }
+    }
+
+    pub fn at_most(&self, max: c_int) -> Result<(), String> {
+        if self.count <= max {
+            return Ok(());
+        }
+        let s = if max == 1 { "" } else { "s" };
+        Err(format!(
+            "expected at most {max} argument{s}, got {}",
+            self.count
+        ))
+    }
+
+    pub fn is_table(&self, index: c_int) -> bool {
+        unsafe { ffi::lua_type(self.state, index) == ffi::LUA_TTABLE }
+    }
+
+    /// Argument `index` (1-based), `Missing` when absent or nil.
+    pub fn get(&self, index: c_int) -> Arg<'_> {
+        if index > self.count {
+            return Arg::Missing;
+        }
+        unsafe { value(self.state, index) }
+    }
+
+    /// The options table at `index`, fed pair by pair to `set`.
+    pub fn options<'a>(
+        &'a self,
+        index: c_int,
+        set: impl Fn(&mut Params<'a>, &[u8], Arg<'a>) -> Result<(), String>,
+    ) -> Result<Params<'a>, String> {
+        let mut params = Params::default();
+        unsafe {
+            let l = self.state;
+            ffi::lua_pushnil(l);
+            while ffi::lua_next(l, index) != 0 {
+                // Strings stay alive while the options table holds them.
+                let (key, value) = (value(l, -2), value(l, -1));
+                ffi::lua_settop(l, -2);
+                let outcome = match key {
+                    Arg::Str(name) => set(&mut params, name, value),
+                    other => Err(format!("option names must be strings, got {other}")),
+                };
+                if let Err(message) = outcome {
+                    ffi::lua_settop(l, -2);
+                    return Err(message);
+                }
+            }
+        }
+        Ok(params)
+    }
+
+    /// The map table at `index`, copied into a grid. Rows must be tables of
+    /// the same length and cells one-byte strings; metatables are ignored.
+    pub fn grid(&self, index: c_int) -> Result<Grid, String> {
+        unsafe { read_grid(self.state, index) }
+    }
+}
+
+unsafe fn value<'a>(l: *mut lua_State, index: c_int) -> Arg<'a> {
+    match ffi::lua_type(l, index) {
+        ffi::LUA_TNONE | ffi::LUA_TNIL => Arg::Missing,
+        ffi::LUA_TNUMBER if ffi::lua_isinteger(l, index) != 0 => {
+            Arg::Int(ffi::lua_tointeger(l, index))
+        }
+        ffi::LUA_TNUMBER => Arg::Float(ffi::lua_tonumber(l, index)),
+        ffi::LUA_TSTRING => Arg::Str(string(l, index)),
+        other => Arg::Other(type_name(l, other)),
+    }
+}
+
+/// The bytes of the string at `index`; valid while that value is referenced.
+unsafe fn string<'a>(l: *mut lua_State, index: c_int) -> &'a [u8] {
+    let mut len = 0;
+    let ptr = ffi::lua_tolstring(l, index, &mut len);
+    std::slice::from_raw_parts(ptr.cast(), len)
+}
+
+unsafe fn type_name(l: *mut lua_State, t: c_int) -> &'static str {
+    CStr::from_ptr(ffi::lua_typename(l, t))
+        .to_str()
+        .unwrap_or("value")
+}
+
+unsafe fn read_grid(l: *mut lua_State, index: c_int) -> Result<Grid, String> {
+    let t = ffi::lua_type(l, index);
+    if t != ffi::LUA_TTABLE {
+        let got = if t == ffi::LUA_TNONE {
+            "nothing"
+        } else {
+            type_name(l, t)
+        };
+        return Err(format!("map must be a table of rows, got {got}"));
+    }
+    let height = ffi::lua_rawlen(l, index);
+    if height == 0 {
+        return Err("map has no rows (#map == 0)".into());
+    }
+    let mut width = 0;
+    let mut cells = Vec::new();
+    for y in 1..=height {
+        let t = ffi::lua_rawgeti(l, index, y as ffi::lua_Integer);
+        let row = read_row(l, t, y, width);
+        ffi::lua_settop(l, -2);
+        let row = row?;
+        if y == 1 {
+            width = row.len();
+            // Rows may alias one table: bound the size before copying it.
+            if width.saturating_mul(height) > MAX_CELLS {
+                return Err(format!(
+                    "map has more than {MAX_CELLS} cells ({width}x{height})"
+                ));
+            }
+            cells.reserve_exact(width * height);
+        }
+        cells.extend_from_slice(&row);
+    }
+    Ok(Grid::from_cells(width, height, cells))
+}
+
+/// The row on top of the stack (of Lua type `t`), checked against row 1's width.
+unsafe fn read_row(l: *mut lua_State, t: c_int, y: usize, width: usize) -> Result<Vec<u8>, String> {
+    if t != ffi::LUA_TTABLE {
+        return Err(format!("row {y} must be a table, got {}", type_name(l, t)));
+    }
+    let len = ffi::lua_rawlen(l, -1);
+    if y == 1 && len == 0 {
+        return Err("row 1 is empty".into());
+    }
+    if y > 1 && len != width {
+        return Err(format!("row {y} has {len} cells, row 1 has {width}"));
+    }
+    if len > MAX_CELLS {
+        return Err(format!("row {y} has more than {MAX_CELLS} cells"));
+    }
+    let mut row = Vec::with_capacity(len);
+    for x in 1..=len {
+        let t = ffi::lua_rawgeti(l, -1, x as ffi::lua_Integer);
+        let cell = if t == ffi::LUA_TSTRING {
+            string(l, -1)
+        } else {
+            &[]
+        };
+        let got = match (t, cell.len()) {
+            (ffi::LUA_TSTRING, 1) => None,
+            (ffi::LUA_TSTRING, n) => Some(format!("a {n}-byte string")),
+            _ => Some(type_name(l, t).to_string()),
+        };
+        if let Some(b) = cell.first().filter(|_| got.is_none()) {
+            row.push(*b);
+        }
+        ffi::lua_settop(l, -2);
+        if let Some(got) = got {
+            return Err(format!(
+                "cell [{y}][{x}] must be a one-character string, got {got}"
+            ));
+        }
+    }
+    Ok(row)
+}
+
+/// Slots a push needs: the result, a row, a scratch value and up to 256
+/// cached cell strings.
+const PUSH_SLOTS: c_int = 260;
+
+pub unsafe fn push_grid(l: *mut lua_State, grid: &Grid) -> c_int {
+    ffi::luaL_checkstack(l, PUSH_SLOTS, c"map: stack overflow".as_ptr());
+    push_rows(l, grid, 0);
+    1
+}
+
+/// Pushes the rows of `grid` as a new table with room for `fields` more keys.
+unsafe fn push_rows(l: *mut lua_State, grid: &Grid, fields: c_int) {
+    ffi::lua_createtable(l, grid.height() as c_int, fields);
+    let map = ffi::lua_gettop(l);
+    // Each distinct cell string is pushed once, just above the map table.
+    let mut present = [false; 256];
+    grid.cells()
+        .iter()
+        .for_each(|&c| present[c as usize] = true);
+    let mut slot = [0 as c_int; 256];
+    for (cell, _) in present.iter().enumerate().filter(|(_, &p)| p) {
+        ffi::lua_pushlstring(l, [cell as u8].as_ptr().cast(), 1);
+        slot[cell] = ffi::lua_gettop(l);
+    }
+    for (y, row) in grid.rows().enumerate() {
+        ffi::lua_createtable(l, grid.width() as c_int, 0);
+        for (x, &cell) in row.iter().enumerate() {
+            ffi::lua_pushvalue(l, slot[cell as usize]);
+            ffi::lua_rawseti(l, -2, x as ffi::lua_Integer + 1);
+        }
+        ffi::lua_rawseti(l, map, y as ffi::lua_Integer + 1);
+    }
+    ffi::lua_settop(l, map);
+}
+
+pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
+    ffi::luaL_checkstack(l, PUSH_SLOTS, c"map: stack overflow".as_ptr());
+    push_rows(l, &level.grid, 7);
+    let map = ffi::lua_gettop(l);
+    set_int(l, map, c"width", level.grid.width() as i64);
+    set_int(l, map, c"height", level.grid.height() as i64);
+    set_int(l, map, c"seed", level.seed);
+    ffi::lua_pushlstring(l, level.algorithm.as_ptr().cast(), level.algorithm.len());
+    ffi::lua_setfield(l, map, c"algorithm".as_ptr());
+
+    ffi::lua_createtable(l, level.rooms.len() as c_int, 0);
+    for (i, room) in level.rooms.iter().enumerate() {
+        ffi::lua_createtable(l, 0, 4);
+        let t = ffi::lua_gettop(l);
+        for (key, v) in [
+            (c"x", room.x),
+            (c"y", room.y),
+            (c"w", room.w),
+            (c"h", room.h),
+        ] {
+            set_int(l, t, key, v as i64);
+        }
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, map, c"rooms".as_ptr());
+
+    push_pos(l, level.player, 0);
+    ffi::lua_setfield(l, map, c"player".as_ptr());
+    push_pos(l, level.stairs, 0);
+    ffi::lua_setfield(l, map, c"stairs".as_ptr());
+
+    ffi::lua_createtable(l, level.items.len() as c_int, 0);
+    for (i, item) in level.items.iter().enumerate() {
+        push_pos(l, item.pos, 1);
+        ffi::lua_pushlstring(l, [item.kind].as_ptr().cast(), 1);
+        ffi::lua_setfield(l, -2, c"kind".as_ptr());
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, map, c"items".as_ptr());
+    1
+}
+
+/// Pushes `{x=, y=}` with room for `extra` more fields.
+unsafe fn push_pos(l: *mut lua_State, p: Pos, extra: c_int) {
+    ffi::lua_createtable(l, 0, 2 + extra);
+    let t = ffi::lua_gettop(l);
+    set_int(l, t, c"x", p.x as i64);
+    set_int(l, t, c"y", p.y as i64);
+}
+
+unsafe fn set_int(l: *mut lua_State, table: c_int, key: &CStr, v: i64) {
+    ffi::lua_pushinteger(l, v as ffi::lua_Integer);
+    ffi::lua_setfield(l, table, key.as_ptr());
+}
+
+pub unsafe fn push_bytes(l: *mut lua_State, bytes: &[u8]) -> c_int {
+    ffi::lua_pushlstring(l, bytes.as_ptr().cast(), bytes.len());
+    1
+}
+
+pub unsafe fn push_true(l: *mut lua_State) -> c_int {
+    ffi::lua_pushboolean(l, 1);
+    1
+}
+
+pub unsafe fn push_false_and(l: *mut lua_State, why: &str) -> c_int {
+    ffi::lua_pushboolean(l, 0);
+    ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
+    2
+}

@@ -1,0 +1,168 @@
+//! The rooms-and-corridors layout: rectangular rooms at random spots, each
+//! joined to the next by an L-shaped corridor.
+
+use crate::grid::{Grid, Pos, FLOOR};
+use crate::rng::Rng;
+
+pub const MIN_ROOM_WIDTH: usize = 4;
+pub const MAX_ROOM_WIDTH: usize = 10;
+pub const MIN_ROOM_HEIGHT: usize = 3;
+pub const MAX_ROOM_HEIGHT: usize = 6;
+
+/// Placement attempts per requested room. Ten keeps a 60x20 map at about
+/// seven rooms out of ten requested (measured, see the README) and bounds
+/// the work on maps too crowded to take them all.
+pub const ATTEMPTS_PER_ROOM: usize = 10;
+
+/// A room's floor: top-left cell (1-based) and size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Room {
+    pub x: usize,
+    pub y: usize,
+    pub w: usize,
+    pub h: usize,
+}
+
+impl Room {
+    pub fn centre(&self) -> Pos {
+        Pos {
+            x: self.x + (self.w - 1) / 2,
+            y: self.y + (self.h - 1) / 2,
+        }
+    }
+
+    pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        (self.y..self.y + self.h)
+            .flat_map(move |y| (self.x..self.x + self.w).map(move |x| Pos { x, y }))
+    }
+
+    /// True when the rooms share a cell or touch: kept rooms need a wall between.
+    pub fn crowds(&self, other: &Room) -> bool {
+        self.x <= other.x + other.w
+            && other.x <= self.x + self.w
+            && self.y <= other.y + other.h
+            && other.y <= self.y + self.h
+    }
+}
+
+/// Places up to `wanted` rooms on a solid `grid` (at least 6x5), carves them
+/// and the corridors, and returns the rooms in corridor order.
+pub fn carve(grid: &mut Grid, wanted: usize, rng: &mut Rng) -> Vec<Room> {
+    let mut rooms: Vec<Room> = Vec::new();
+    for _ in 0..wanted * ATTEMPTS_PER_ROOM {
+        if rooms.len() == wanted {
+            break;
+        }
+        let room = random_room(grid, rng);
+        if !rooms.iter().any(|kept| kept.crowds(&room)) {
+            rooms.push(room);
+        }
+    }
+    for room in &rooms {
+        room.cells().for_each(|p| grid.set(p, FLOOR));
+    }
+    for pair in rooms.windows(2) {
+        corridor(grid, pair[0].centre(), pair[1].centre(), rng);
+    }
+    rooms
+}
+
+/// A room of random size at a random spot inside the border.
+fn random_room(grid: &Grid, rng: &mut Rng) -> Room {
+    let w = rng.range(MIN_ROOM_WIDTH, MAX_ROOM_WIDTH.min(grid.width() - 2));
+    let h = rng.range(MIN_ROOM_HEIGHT, MAX_ROOM_HEIGHT.min(grid.height() - 2));
+    let x = rng.range(2, grid.width() - w);
+    let y = rng.range(2, grid.height() - h);
+    Room { x, y, w, h }
+}
+
+/// Carves an L from `a` to `b`, horizontal leg first or vertical leg first.
+fn corridor(grid: &mut Grid, a: Pos, b: Pos, rng: &mut Rng) {
+    let corner = if rng.coin() {
+        Pos { x: b.x, y: a.y }
+    } else {
+        Pos { x: a.x, y: b.y }
+    };
+    carve_line(grid, a, corner);
+    carve_line(grid, corner, b);
+}
+
+/// Carves a straight horizontal or vertical line, both ends included.
+fn carve_line(grid: &mut Grid, a: Pos, b: Pos) {
+    for y in a.y.min(b.y)..=a.y.max(b.y) {
+        for x in a.x.min(b.x)..=a.x.max(b.x) {
+            grid.set(Pos { x, y }, FLOOR);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::WALL;
+
+    fn room(x: usize, y: usize, w: usize, h: usize) -> Room {
+        Room { x, y, w, h }
+    }
+
+    #[test]
+    fn rooms_crowd_when_overlapping_or_touching() {
+        let a = room(2, 2, 4, 3); // floor x 2..=5, y 2..=4
+        assert!(a.crowds(&room(5, 4, 4, 3)), "overlap");
+        assert!(a.crowds(&room(6, 2, 4, 3)), "side by side, no wall");
+        assert!(!a.crowds(&room(7, 2, 4, 3)), "one wall column between");
+        assert!(a.crowds(&room(2, 5, 4, 3)), "stacked, no wall");
+        assert!(!a.crowds(&room(2, 6, 4, 3)), "one wall row between");
+        assert!(a.crowds(&room(6, 5, 4, 3)), "corners touch diagonally");
+    }
+
+    #[test]
+    fn centre_rounds_towards_top_left() {
+        assert_eq!(room(2, 2, 4, 3).centre(), Pos { x: 3, y: 3 });
+        assert_eq!(room(2, 2, 5, 4).centre(), Pos { x: 4, y: 3 });
+    }
+
+    #[test]
+    fn corridor_is_an_l_joining_both_ends() {
+        for seed in 0..20 {
+            let mut g = Grid::new(12, 10, WALL);
+            let (a, b) = (Pos { x: 2, y: 8 }, Pos { x: 10, y: 3 });
+            corridor(&mut g, a, b, &mut Rng::new(seed));
+            let floor = g.cells().iter().filter(|&&c| c == FLOOR).count();
+            assert_eq!(floor, 9 + 6 - 1, "two legs sharing the corner");
+            assert_eq!(g.get(a), FLOOR);
+            assert_eq!(g.get(b), FLOOR);
+            let corner_h = g.get(Pos { x: 10, y: 8 }) == FLOOR;
+            let corner_v = g.get(Pos { x: 2, y: 3 }) == FLOOR;
+            assert!(corner_h != corner_v, "exactly one corner");
+        }
+    }
+
+    #[test]
+    fn rooms_fit_inside_the_border_and_never_crowd() {
+        for seed in 0..300 {
+            for (w, h) in [(6, 5), (7, 9), (60, 20), (120, 40)] {
+                let mut g = Grid::new(w, h, WALL);
+                let rooms = carve(&mut g, 10, &mut Rng::new(seed));
+                assert!(!rooms.is_empty());
+                for (i, r) in rooms.iter().enumerate() {
+                    assert!((MIN_ROOM_WIDTH..=MAX_ROOM_WIDTH).contains(&r.w));
+                    assert!((MIN_ROOM_HEIGHT..=MAX_ROOM_HEIGHT).contains(&r.h));
+                    assert!(r.x >= 2 && r.x + r.w <= w, "{r:?} in {w}x{h}");
+                    assert!(r.y >= 2 && r.y + r.h <= h, "{r:?} in {w}x{h}");
+                    assert!(r.cells().all(|p| g.get(p) == FLOOR));
+                    for other in &rooms[i + 1..] {
+                        assert!(!r.crowds(other), "{r:?} crowds {other:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_smallest_map_gets_exactly_one_room() {
+        let mut g = Grid::new(6, 5, WALL);
+        let rooms = carve(&mut g, 10, &mut Rng::new(1));
+        assert_eq!(rooms, vec![room(2, 2, 4, 3)]);
+    }
+}
