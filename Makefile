@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs')
 
-.PHONY: all install uninstall test test-rust test-lua lint clean
+.PHONY: all install uninstall test test-rust test-lua lint clean rock rock-install
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -44,3 +44,14 @@ lint:
 
 clean:
 	rm -rf build target
+
+# For luarocks (map-*.rockspec, build type "make"): builds and installs the
+# one flavour matching the interpreter luarocks runs for, given as LUA.
+FLAVOUR = $(shell $(LUA) -e 'io.write(jit and "luajit" or _VERSION == "Lua 5.4" and "lua54" or "none")')
+
+rock:
+	@test "$(FLAVOUR)" != none || { echo "map needs Lua 5.4 or LuaJIT; $(LUA) is neither" >&2; exit 1; }
+	$(CARGO) build --locked --release --features $(FLAVOUR) --target-dir target/$(FLAVOUR)
+
+rock-install:
+	install -D -m 755 target/$(FLAVOUR)/release/libmap.so $(LIBDIR)/map.so

@@ -9,9 +9,9 @@ pub const MAX_ROOM_WIDTH: usize = 10;
 pub const MIN_ROOM_HEIGHT: usize = 3;
 pub const MAX_ROOM_HEIGHT: usize = 6;
 
-/// Placement attempts per requested room. Ten keeps a 60x20 map at about
-/// seven rooms out of ten requested (measured, see the README) and bounds
-/// the work on maps too crowded to take them all.
+/// Placement attempts per requested room: enough that a 60x20 map gets
+/// all ten default rooms almost always (measured, see the README), while
+/// bounding the work on maps too crowded to take them all.
 pub const ATTEMPTS_PER_ROOM: usize = 10;
 
 /// A room's floor: top-left cell (1-based) and size.
