@@ -298,3 +298,32 @@ describe("main.lua", function()
     end
   end)
 end)
+
+describe("generate_text and generate_json", function()
+  local json = require "dkjson"
+
+  it("generate_text equals render(generate(...)) byte for byte", function()
+    for seed = 1, 50 do
+      assert.are.equal(map.render(map.generate(60, 20, seed)), map.generate_text(60, 20, seed))
+    end
+    local opts = { width = 33, height = 17, seed = -5, rooms = 3, items = 9 }
+    assert.are.equal(map.render(map.generate(opts)), map.generate_text(opts))
+  end)
+
+  it("generate_json carries the rows and all the metadata", function()
+    local m = map.generate(50, 16, 77)
+    local v = json.decode(map.generate_json(50, 16, 77))
+    assert.are.same({ m.width, m.height, m.seed, m.algorithm }, { v.width, v.height, v.seed, v.algorithm })
+    assert.are.same(m.rooms, v.rooms)
+    assert.are.same(m.player, v.player)
+    assert.are.same(m.stairs, v.stairs)
+    assert.are.same(m.items, v.items)
+    assert.are.equal(map.render(m), table.concat(v.rows, "\n"))
+  end)
+
+  it("rejects bad arguments like generate, under its own name", function()
+    local ok, err = pcall(map.generate_json, 60, 20, 0.5)
+    assert.is_false(ok)
+    assert.are.equal("map.generate_json: seed must be an integer with |seed| <= 2^53, got 0.5", err)
+  end)
+end)

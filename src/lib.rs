@@ -3,6 +3,7 @@
 
 pub mod generate;
 pub mod grid;
+pub mod json;
 pub mod options;
 pub mod place;
 pub mod reach;

@@ -21,16 +21,18 @@ use mlua::{Lua, Table};
 use crate::generate::{self, Level, Params};
 use crate::grid::{Grid, WALL};
 use crate::options::{self, MAX_CELLS};
-use crate::reach;
+use crate::{json, reach};
 use stack::Args;
 
 #[mlua::lua_module(name = "map", skip_memory_check)]
 fn open(lua: &Lua) -> mlua::Result<Table> {
     let module = lua.create_table()?;
-    let functions: [(&str, ffi::lua_CFunction); 4] = [
+    let functions: [(&str, ffi::lua_CFunction); 6] = [
         ("new_map", new_map),
         ("render", render),
         ("generate", generate),
+        ("generate_text", generate_text),
+        ("generate_json", generate_json),
         ("reachable", reachable),
     ];
     for (name, function) in functions {
@@ -75,20 +77,38 @@ unsafe extern "C-unwind" fn reachable(state: *mut lua_State) -> c_int {
 
 unsafe extern "C-unwind" fn generate(state: *mut lua_State) -> c_int {
     call(state, "map.generate", |args| {
-        let params = if args.is_table(1) {
-            args.at_most(1)?;
-            args.options(1, Params::set)?
-        } else {
-            args.at_most(3)?;
-            Params {
-                width: args.get(1),
-                height: args.get(2),
-                seed: args.get(3),
-                ..Params::default()
-            }
-        };
-        Ok(Reply::Level(Box::new(generate::generate(&params)?)))
+        Ok(Reply::Level(Box::new(level(args)?)))
     })
+}
+
+/// `render(generate(...))` without building the table of rows.
+unsafe extern "C-unwind" fn generate_text(state: *mut lua_State) -> c_int {
+    call(state, "map.generate_text", |args| {
+        Ok(Reply::Text(level(args)?.grid.render()))
+    })
+}
+
+unsafe extern "C-unwind" fn generate_json(state: *mut lua_State) -> c_int {
+    call(state, "map.generate_json", |args| {
+        Ok(Reply::Text(json::level(&level(args)?).into_bytes()))
+    })
+}
+
+/// The level asked for by `(width, height [, seed])` or `{options}`.
+fn level(args: &Args) -> Result<Level, String> {
+    let params = if args.is_table(1) {
+        args.at_most(1)?;
+        args.options(1, Params::set)?
+    } else {
+        args.at_most(3)?;
+        Params {
+            width: args.get(1),
+            height: args.get(2),
+            seed: args.get(3),
+            ..Params::default()
+        }
+    };
+    generate::generate(&params)
 }
 
 /// Runs `body`, then pushes its reply or raises its error as `"name: message"`.
