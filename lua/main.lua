@@ -1,4 +1,4 @@
--- Prints a generated map: lua main.lua [width] [height] [seed]
+-- Prints a generated map: lua main.lua [width] [height] [seed] [rooms|cave]
 if _VERSION == "Lua 5.1" and not jit then
   io.stderr:write("main.lua: needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n")
   os.exit(1)
@@ -6,8 +6,8 @@ end
 
 local map = require "map"
 
-local USAGE = "usage: lua main.lua [width] [height] [seed]"
-  .. " (default 60 20, seed from the clock; seed: integer, |seed| <= 2^53)"
+local USAGE = "usage: lua main.lua [width] [height] [seed] [rooms|cave]"
+  .. " (default 60 20, seed from the clock, rooms; seed: integer, |seed| <= 2^53)"
 
 local function fail(message)
   io.stderr:write("main.lua: ", message, "; ", USAGE, "\n")
@@ -28,7 +28,7 @@ local function integer(name, text)
   return tonumber(sign .. digits)
 end
 
-if #arg > 3 then
+if #arg > 4 then
   fail("too many arguments")
 end
 
@@ -36,7 +36,7 @@ local width = arg[1] and integer("width", arg[1]) or 60
 local height = arg[2] and integer("height", arg[2]) or 20
 local seed = arg[3] and integer("seed", arg[3])
 
-local ok, result = pcall(map.generate, width, height, seed)
+local ok, result = pcall(map.generate, { width = width, height = height, seed = seed, algorithm = arg[4] })
 if not ok then
   fail(tostring(result))
 end

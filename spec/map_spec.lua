@@ -4,10 +4,11 @@ local map = require "map"
 local INTERPRETER = jit and "luajit" or "lua5.4"
 local unpack = table.unpack or unpack
 
--- Golden renders, one file per case: spec/golden/rooms-<w>x<h>-<seed>.txt.
+-- Golden renders, one file per case: spec/golden/<algorithm>-<w>x<h>-<seed>.txt.
 local GOLDEN = {
-  { 60, 20, 42 }, { 80, 25, 1 }, { 6, 5, 0 }, { 120, 40, -7 },
-  { 30, 12, 9007199254740992 }, { 40, 30, -9007199254740992 },
+  { "rooms", 60, 20, 42 }, { "rooms", 80, 25, 1 }, { "rooms", 6, 5, 0 }, { "rooms", 120, 40, -7 },
+  { "rooms", 30, 12, 9007199254740992 }, { "rooms", 40, 30, -9007199254740992 },
+  { "cave", 80, 50, 666 }, { "cave", 3, 200, 1 }, { "cave", 20, 20, 42 }, { "cave", 200, 60, -3 },
 }
 
 local function read_file(path)
@@ -210,12 +211,13 @@ describe("generate", function()
       { { 60, 20, 1.5 }, "seed must be an integer with |seed| <= 2^53, got 1.5" },
       { { 60, 20, 2 ^ 53 + 2 }, "seed must be an integer with |seed| <= 2^53" },
       { { 60, 20, "42" }, "seed must be an integer with |seed| <= 2^53, got string \"42\"" },
-      { { 60, 20, 1, 2 }, "expected at most 3 arguments, got 4" },
+      { { 60, 20, 1, "cave" }, "expected at most 3 arguments, got 4" },
       { { 3000, 3000 }, "width*height must be at most 4000000 cells" },
       { { { width = 60, height = 20, colour = 1 } }, "unknown option \"colour\"" },
       { { { width = 60, height = 20, rooms = 0 } }, "rooms must be an integer from 1 to 100000, got 0" },
       { { { width = 60, height = 20, items = -1 } }, "items must be an integer from 0 to" },
-      { { { width = 60, height = 20, algorithm = "maze" } }, "algorithm must be \"rooms\", got string \"maze\"" },
+      { { { width = 60, height = 20, algorithm = "maze" } },
+        "algorithm must be \"rooms\" or \"cave\", got string \"maze\"" },
       { { { width = 60, height = 20, items = 5000, seed = 1 } }, "cannot place 5000 items: only %d+ free" },
       { { { 60, 20 } }, "option names must be strings, got 1" },
       { { { height = 20 } }, "width must be an integer >= 6, got nil" },
@@ -264,21 +266,24 @@ end)
 
 describe("golden maps", function()
   for _, case in ipairs(GOLDEN) do
-    local w, h, seed = case[1], case[2], case[3]
-    local name = ("rooms-%dx%d-%s.txt"):format(w, h, string.format("%d", seed))
+    local algorithm, w, h, seed = unpack(case)
+    local name = ("%s-%dx%d-%s.txt"):format(algorithm, w, h, string.format("%d", seed))
     it(name .. " is unchanged", function()
-      assert.are.equal(read_file("spec/golden/" .. name), map.render(map.generate(w, h, seed)))
+      local m = map.generate { width = w, height = h, seed = seed, algorithm = algorithm }
+      assert.are.equal(read_file("spec/golden/" .. name), map.render(m))
     end)
   end
 end)
 
 describe("main.lua", function()
   it("prints the module's map for the same arguments", function()
-    for _, case in ipairs({ { 60, 20, 42 }, { 80, 25, 1 }, { 6, 5, -3 } }) do
+    local cases = { { 60, 20, 42 }, { 80, 25, 1 }, { 6, 5, -3 }, { 80, 50, 666, "cave" }, { 5, 40, 2, "cave" } }
+    for _, case in ipairs(cases) do
       local out, err, code = cli(table.concat(case, " "))
       assert.are.equal(0, code, err)
       assert.are.equal("", err)
-      assert.are.equal(map.render(map.generate(case[1], case[2], case[3])) .. "\n", out)
+      local m = map.generate { width = case[1], height = case[2], seed = case[3], algorithm = case[4] }
+      assert.are.equal(map.render(m) .. "\n", out)
     end
   end)
 
@@ -290,11 +295,13 @@ describe("main.lua", function()
   end)
 
   it("exits 1 with a one-line usage error on bad arguments", function()
-    for _, args in ipairs({ "abc", "60 20 1.5", "4 20 1", "60 20 9007199254740993", "1 2 3 4", "60 -20" }) do
+    local bad = { "abc", "60 20 1.5", "4 20 1", "60 20 9007199254740993", "1 2 3 4", "60 20 1 cave x", "60 -20" }
+    for _, args in ipairs(bad) do
       local out, err, code = cli(args)
       assert.are.equal(1, code, args)
       assert.are.equal("", out)
-      assert.matches("^main%.lua: [^\n]+usage: lua main%.lua %[width%] %[height%] %[seed%][^\n]*\n$", err)
+      local usage = "usage: lua main%.lua %[width%] %[height%] %[seed%] %[rooms|cave%]"
+      assert.matches("^main%.lua: [^\n]+" .. usage .. "[^\n]*\n$", err)
     end
   end)
 end)

@@ -1,6 +1,7 @@
 //! `map`: roguelike maps for Lua. The core (everything but `lua`) is plain
 //! Rust with no Lua in it; `lua` is the thin binding built per interpreter.
 
+pub mod cave;
 pub mod generate;
 pub mod grid;
 pub mod json;
