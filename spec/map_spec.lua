@@ -214,7 +214,7 @@ describe("generate", function()
       { { 60, 20, 1, "cave" }, "expected at most 3 arguments, got 4" },
       { { 3000, 3000 }, "width*height must be at most 4000000 cells" },
       { { { width = 60, height = 20, colour = 1 } }, "unknown option \"colour\"" },
-      { { { width = 60, height = 20, rooms = 0 } }, "rooms must be an integer from 1 to 100000, got 0" },
+      { { { width = 60, height = 20, rooms = 0 } }, "rooms must be an integer from 1 to 10000, got 0" },
       { { { width = 60, height = 20, items = -1 } }, "items must be an integer from 0 to" },
       { { { width = 60, height = 20, algorithm = "maze" } },
         "algorithm must be \"rooms\" or \"cave\", got string \"maze\"" },

@@ -27,13 +27,14 @@ use stack::Args;
 #[mlua::lua_module(name = "map", skip_memory_check)]
 fn open(lua: &Lua) -> mlua::Result<Table> {
     let module = lua.create_table()?;
-    let functions: [(&str, ffi::lua_CFunction); 6] = [
+    let functions: [(&str, ffi::lua_CFunction); 7] = [
         ("new_map", new_map),
         ("render", render),
         ("generate", generate),
         ("generate_text", generate_text),
         ("generate_json", generate_json),
         ("reachable", reachable),
+        ("_panic_probe", panic_probe),
     ];
     for (name, function) in functions {
         // SAFETY: each function follows the stack discipline described above.
@@ -109,6 +110,12 @@ fn level(args: &Args) -> Result<Level, String> {
         }
     };
     generate::generate(&params)
+}
+
+/// Panics on purpose, so the tests can show that a panic inside the module
+/// surfaces as a Lua error and the host keeps running.
+unsafe extern "C-unwind" fn panic_probe(state: *mut lua_State) -> c_int {
+    call(state, "map._panic_probe", |_| panic!("probe"))
 }
 
 /// Runs `body`, then pushes its reply or raises its error as `"name: message"`.
