@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs')
 
-.PHONY: all install uninstall test test-rust test-lua lint clean rock rock-install
+.PHONY: all install uninstall serve test test-rust test-lua lint clean rock rock-install
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -26,6 +26,15 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/lua/5.4/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.1/map.so
 
+# The HTTP server (nginx/, see the README): Debian's nginx with
+# libnginx-mod-http-lua, or OpenResty when it is on PATH. In the foreground;
+# Ctrl-C stops it. `make serve PORT=8081 ADDR=127.0.0.2` listens elsewhere.
+PORT ?= 8080
+ADDR ?= 127.0.0.1
+
+serve: $(BUILD)/5.1/map.so
+	PORT=$(PORT) ADDR=$(ADDR) nginx/serve.sh
+
 test: test-rust test-lua
 
 test-rust:
@@ -40,7 +49,7 @@ lint:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(CARGO) clippy --locked --release --features lua54 --target-dir target/lua54 -- -D warnings
 	$(CARGO) clippy --locked --release --features luajit --target-dir target/luajit -- -D warnings
-	luacheck lua spec
+	luacheck lua spec nginx
 
 clean:
 	rm -rf build target

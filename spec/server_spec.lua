@@ -1,0 +1,534 @@
+-- The HTTP server (nginx/): first nginx/map_server.lua on its own, then the
+-- real thing: Debian's nginx started through nginx/serve.sh on a free
+-- 127.0.0.1 port, queried with curl. Runs on Lua 5.4 and LuaJIT (see .busted);
+-- nginx itself always uses build/lib/lua/5.1/map.so.
+local map = require "map"
+local json = require "dkjson"
+
+local INTERPRETER = jit and "luajit" or "lua5.4"
+
+local function shell_quote(s)
+  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+
+-- Runs a shell command; returns its stdout.
+local function run(command)
+  local p = assert(io.popen(command))
+  local out = p:read("*a")
+  p:close()
+  return out
+end
+
+local ROOT = run("pwd"):gsub("\n$", "")
+package.path = ROOT .. "/nginx/?.lua;" .. package.path
+local server = require "map_server"
+
+local function read_file(path)
+  local f = assert(io.open(path, "rb"))
+  local text = f:read("*a")
+  f:close()
+  return text
+end
+
+-- lua/main.lua's stdout, run with the module this process loaded.
+local function cli(...)
+  local args = {}
+  for i, a in ipairs({ ... }) do args[i] = shell_quote(a) end
+  local command = string.format("LUA_CPATH_5_4=%s LUA_CPATH=%s %s lua/main.lua %s",
+    shell_quote(package.cpath), shell_quote(package.cpath), INTERPRETER, table.concat(args, " "))
+  return run(command)
+end
+
+local HTML_ENTITIES = { amp = "&", lt = "<", gt = ">", quot = '"', ["#39"] = "'" }
+
+local function unescape_html(s)
+  return (s:gsub("&(#?%w+);", function(name) return assert(HTML_ENTITIES[name], name) end))
+end
+
+-- The map in a page, as the page's <pre> holds it (still escaped).
+local function pre(body)
+  return body:match('<pre id="map">(.-)</pre>')
+end
+
+-- 25 seeds (as text: LuaJIT's doubles print 2^53 as 9.007199254741e+15) and
+-- sizes to cycle through.
+local SEEDS = {
+  "0", "1", "2", "3", "7", "42", "99", "100", "255", "256", "1000", "4242", "12345", "65535",
+  "2147483647", "2147483648", "4294967297", "987654321012", "9007199254740991", "9007199254740992",
+  "-1", "-42", "-123456789012345", "-9007199254740991", "-9007199254740992",
+}
+local SIZES = { { 6, 5 }, { 30, 12 }, { 120, 40 }, { 200, 200 }, { 200, 5 }, { 7, 199 }, { 80, 25 } }
+
+describe("map_server.lua (no nginx)", function()
+  describe("parse_query", function()
+    it("decodes name=value pairs; an empty value counts as absent", function()
+      assert.are.same({}, server.parse_query(nil))
+      assert.are.same({}, server.parse_query(""))
+      assert.are.same({ seed = "42", width = "6" }, server.parse_query("seed=42&width=6"))
+      assert.are.same({ seed = "-5" }, server.parse_query("%73eed=%2D5"))
+      assert.are.same({ seed = " 5" }, server.parse_query("seed=+5")) -- "+" is a space
+      assert.are.same({ seed = "+5" }, server.parse_query("seed=%2B5"))
+      assert.are.same({ format = "text" }, server.parse_query("seed=&format=text&width="))
+    end)
+
+    it("refuses repeated, unknown, valueless and badly encoded parameters", function()
+      for query, message in pairs({
+        ["seed=1&seed=1"] = "parameter seed given more than once",
+        ["seed=&seed=1"] = "parameter seed given more than once",
+        ["format=text&format=json"] = "parameter format given more than once",
+        ["Seed=1"] = "unknown parameter 'Seed'",
+        ["rooms=3"] = "unknown parameter 'rooms'",
+        ["seed"] = "parameter seed needs a value",
+        ["seed=1&&width=6"] = "empty parameter",
+        ["seed=1&"] = "empty parameter",
+        ["seed=%4"] = "bad percent-encoding in seed value '%4'",
+        ["se%ged=1"] = "bad percent-encoding in parameter name",
+        ["x%00y=1"] = "unknown parameter 'x\\x00y'",
+      }) do
+        local params, err = server.parse_query(query)
+        assert.is_nil(params, query)
+        assert.are.equal(1, select(2, err:gsub("\n", "")) + 1, query)
+        assert.truthy(err:find(message, 1, true), query .. " -> " .. err)
+      end
+    end)
+  end)
+
+  describe("check", function()
+    after_each(function() server.configure() end)
+
+    it("reads seeds as exact integer literals up to 2^53, like the CLI", function()
+      for text, seed in pairs({ ["42"] = "42", ["-0"] = "0", ["007"] = "7", ["+7"] = "7",
+        ["9007199254740992"] = "9007199254740992", ["-9007199254740992"] = "-9007199254740992" }) do
+        local request = assert(server.check({ seed = text }))
+        assert.are.equal(seed, string.format("%d", request.seed), text)
+      end
+      for _, bad in ipairs({ "1.5", "1e3", "0x10", " 42", "42 ", "--1", "abc", "42abc", "inf", "nan",
+        "9007199254740993", "-9007199254740993", "99999999999999999999999" }) do
+        local request, err = server.check({ seed = bad })
+        assert.is_nil(request, bad)
+        assert.truthy(err:find("seed must be an integer", 1, true), err)
+      end
+    end)
+
+    it("applies the defaults and the configured size limit", function()
+      assert.are.same({ width = 60, height = 20, algorithm = "rooms", format = "html" }, server.check({}))
+      assert.truthy(server.check({ width = "200", height = "200" }))
+      assert.truthy(select(2, server.check({ width = "201" })):find("at most 200", 1, true))
+      assert.truthy(select(2, server.check({ height = "201" })):find("at most 200", 1, true))
+      server.configure({ max_width = 10, max_height = 8 })
+      assert.truthy(server.check({ width = "10", height = "8" }))
+      assert.truthy(select(2, server.check({ width = "11" })):find("at most 10", 1, true))
+      assert.truthy(select(2, server.check({ height = "9" })):find("at most 8", 1, true))
+    end)
+
+    it("refuses unknown formats and malformed algorithm names", function()
+      assert.truthy(select(2, server.check({ format = "xml" })):find("format must be html, text or json", 1, true))
+      assert.truthy(select(2, server.check({ format = "TEXT" })):find("format must be", 1, true))
+      assert.truthy(select(2, server.check({ algorithm = "<x>" })):find("unknown algorithm", 1, true))
+      assert.truthy(server.check({ algorithm = "cave" }))
+    end)
+  end)
+
+  it("configure refuses unknown settings and bad values", function()
+    assert.has_error(function() server.configure({ max_widht = 10 }) end,
+      "map_server.configure: unknown setting max_widht")
+    assert.has_error(function() server.configure({ max_width = 0 }) end,
+      "map_server.configure: max_width must be a positive integer, got 0")
+    assert.has_error(function() server.configure({ cache_max_age = 1.5 }) end)
+    assert.are.equal(200, server.config.max_width) -- unchanged by the failed calls
+  end)
+
+  it("escape_html escapes the five HTML-special characters", function()
+    assert.are.equal("&lt;a href=&quot;x&quot;&gt;&amp;&#39;#.@$!", server.escape_html([[<a href="x">&'#.@$!]]))
+  end)
+
+  it("random_seed gives distinct integers in 0 .. 2^53-1", function()
+    local seen = {}
+    for _ = 1, 50 do
+      local seed = server.random_seed()
+      assert.is_true(seed >= 0 and seed < 2 ^ 53 and seed == math.floor(seed))
+      seen[seed] = true
+    end
+    local n = 0
+    for _ in pairs(seen) do n = n + 1 end
+    assert.is_true(n > 45)
+  end)
+
+  describe("respond", function()
+    local function hash(body) return string.format("%08x", #body) end
+
+    it("serves the module's text plus a newline, with caching headers when seeded", function()
+      local status, headers, body = server.respond("seed=9007199254740992&format=text&width=30&height=12",
+        { hash = hash })
+      assert.are.equal(200, status)
+      assert.are.equal(map.generate_text(30, 12, 9007199254740992) .. "\n", body)
+      assert.are.equal("text/plain; charset=utf-8", headers["Content-Type"])
+      assert.are.equal("public, max-age=31536000", headers["Cache-Control"])
+      assert.are.equal('"' .. hash(body) .. '"', headers["ETag"])
+      assert.are.equal("9007199254740992", headers["X-Map-Seed"])
+    end)
+
+    it("uses random_seed when no seed is given, without caching", function()
+      local status, headers, body = server.respond("format=json",
+        { hash = hash, random_seed = function() return 77 end })
+      assert.are.equal(200, status)
+      assert.are.equal(map.generate_json({ width = 60, height = 20, seed = 77, algorithm = "rooms" }), body)
+      assert.are.equal("no-store", headers["Cache-Control"])
+      assert.is_nil(headers["ETag"])
+      assert.are.equal("77", headers["X-Map-Seed"])
+    end)
+
+    it("turns the module's refusals into 400s without the function name", function()
+      local status, headers, body = server.respond("width=5")
+      assert.are.equal(400, status)
+      assert.are.equal("text/plain; charset=utf-8", headers["Content-Type"])
+      assert.are.equal("width must be an integer >= 6, got 5\n", body)
+    end)
+
+    it("turns a module bug (internal error) into a 500 and a message to log", function()
+      local real = map.generate_text
+      map.generate_text = function() error("map.generate_text: internal error (please report): boom") end
+      local ok, status, _, body, log = pcall(server.respond, "seed=1&format=text")
+      map.generate_text = real
+      assert.is_true(ok, status)
+      assert.are.equal(500, status)
+      assert.are.equal("internal error\n", body)
+      assert.truthy(log:find("boom", 1, true))
+    end)
+  end)
+
+  it("serve(ngx) sends respond's answer, and 405 for other methods", function()
+    local function fake_ngx(method, args)
+      local sent = { header = {} }
+      return sent, {
+        req = { get_method = function() return method end },
+        var = { args = args },
+        md5 = function(s) return string.format("%032x", #s) end,
+        header = sent.header,
+        print = function(body) sent.body = (sent.body or "") .. body end,
+        log = function(...) sent.log = table.concat({ ... }) end,
+        ERR = 4,
+      }
+    end
+    local sent, ngx = fake_ngx("GET", "seed=42&format=text")
+    server.serve(ngx)
+    assert.are.equal(200, ngx.status)
+    assert.are.equal(map.generate_text(60, 20, 42) .. "\n", sent.body)
+    assert.are.equal(#sent.body, sent.header["Content-Length"])
+    assert.are.equal(string.format('"%032x"', #sent.body), sent.header["ETag"])
+
+    sent, ngx = fake_ngx("POST", "seed=42")
+    server.serve(ngx)
+    assert.are.equal(405, ngx.status)
+    assert.are.equal("GET, HEAD", sent.header["Allow"])
+    assert.are.equal("method not allowed: use GET or HEAD\n", sent.body)
+  end)
+end)
+
+describe("the server (Debian nginx via nginx/serve.sh)", function()
+  local dir, port, pid
+  local SELF = tonumber(read_file("/proc/self/stat"):match("^%d+")) -- busted's pid, to vary the port
+
+  -- The nginx master's state, or nil once it is gone (a zombie counts as gone).
+  local function alive(id)
+    local f = io.open("/proc/" .. id .. "/stat", "r")
+    if not f then return false end
+    local stat = f:read("*a")
+    f:close()
+    return stat:match("^%d+ %b() (%a)") ~= "Z"
+  end
+
+  -- One request with curl. Returns {status=, headers={lowercase name=value}, body=}.
+  local function get(query, extra)
+    local url = "http://127.0.0.1:" .. port .. "/" .. (query or "")
+    local out = run("curl -sS -i --globoff --max-time 10 " .. (extra or "") .. " " .. shell_quote(url) .. " 2>&1")
+    local head, body = out:match("^(.-)\r\n\r\n(.*)$")
+    assert(head, "no HTTP response from " .. url .. ": " .. out)
+    local response = { status = tonumber(head:match("^HTTP/[%d.]+ (%d+)")), headers = {}, body = body }
+    for name, value in head:gmatch("\r\n([^:\r\n]+): ([^\r\n]*)") do
+      assert.is_nil(response.headers[name:lower()], "header " .. name .. " sent twice")
+      response.headers[name:lower()] = value
+    end
+    return response
+  end
+
+  -- Signals the nginx master and waits (up to 5 s) for it to exit; true if it did.
+  local function signal_and_wait(signal)
+    os.execute("kill -" .. signal .. " " .. pid .. " 2>/dev/null")
+    for _ = 1, 100 do
+      if not alive(pid) then return true end
+      os.execute("sleep 0.05")
+    end
+    return false
+  end
+
+  -- Stops the server: `signal` (TERM, or INT as Ctrl-C sends), then KILL for
+  -- the master and any worker it left behind. True if the signal was enough.
+  local function stop(signal)
+    if not (pid and alive(pid)) then return true end
+    local workers = {}
+    local children = io.open("/proc/" .. pid .. "/task/" .. pid .. "/children", "r")
+    for worker in (children and children:read("*a") or ""):gmatch("%d+") do workers[#workers + 1] = worker end
+    if children then children:close() end
+    local stopped = signal_and_wait(signal)
+    if not stopped then signal_and_wait("KILL") end
+    for _, worker in ipairs(workers) do
+      if alive(worker) then os.execute("kill -KILL " .. worker .. " 2>/dev/null") end
+    end
+    return stopped
+  end
+
+  lazy_setup(function()
+    dir = run("mktemp -d /tmp/map-server-spec.XXXXXX"):gsub("\n$", "")
+    assert(dir:match("^/tmp/map%-server%-spec%.%w+$"), "mktemp failed: " .. dir)
+    local ready = map.generate_text(6, 5, 1) .. "\n"
+    local probe = "/?seed=1&width=6&height=5&format=text"
+    for _ = 1, 5 do -- another port if this one is taken
+      os.remove(dir .. "/error.log") -- a failed attempt's bind() errors
+      os.remove(dir .. "/access.log")
+      port = 20000 + (math.random(0, 39999) + os.time() + SELF) % 40000
+      pid = run(string.format("cd %s && PORT=%d ADDR=127.0.0.1 NGINX=%s LOG_DIR=%s RUN_DIR=%s "
+        .. "nginx/serve.sh >%s/serve.out 2>&1 & echo $!",
+        shell_quote(ROOT), port, shell_quote(os.getenv("NGINX") or "nginx"), shell_quote(dir),
+        shell_quote(dir), shell_quote(dir))):match("^(%d+)")
+      for _ = 1, 200 do
+        if not alive(pid) then break end
+        -- Ours, not some other server already on the port: the answer is the
+        -- map, and our own access.log has the request.
+        local out = run("curl -s --max-time 2 " .. shell_quote("http://127.0.0.1:" .. port .. probe))
+        local log = io.open(dir .. "/access.log", "rb")
+        local logged = log and log:read("*a"):find("GET " .. probe .. " ", 1, true)
+        if log then log:close() end
+        if out == ready and logged then return end
+        os.execute("sleep 0.05")
+      end
+      stop("TERM")
+      local log = read_file(dir .. "/serve.out")
+      if not log:find("Address already in use", 1, true) then
+        error("the server did not start: " .. log)
+      end
+    end
+    error("no free port found")
+  end)
+
+  lazy_teardown(function()
+    stop("TERM")
+    if dir then os.execute("rm -rf " .. shell_quote(dir)) end
+  end)
+
+  it("serves /?seed=N as `lua main.lua W H N` prints it, for 25 seeds and 7 sizes", function()
+    for i, seed in ipairs(SEEDS) do
+      local expected = cli("60", "20", seed)
+      assert.are.equal(map.generate_text(60, 20, tonumber(seed)) .. "\n", expected) -- the CLI's one newline
+      local page = get("?seed=" .. seed)
+      assert.are.equal(200, page.status)
+      assert.are.equal(expected, unescape_html(assert(pre(page.body), "no <pre> for seed " .. seed)) .. "\n",
+        "seed " .. seed)
+
+      local w, h = SIZES[i % #SIZES + 1][1], SIZES[i % #SIZES + 1][2]
+      page = get(string.format("?width=%d&height=%d&seed=%s", w, h, seed))
+      assert.are.equal(200, page.status)
+      assert.are.equal(cli(w, h, seed), unescape_html(pre(page.body)) .. "\n", w .. "x" .. h .. " seed " .. seed)
+    end
+  end)
+
+  it("serves caves as `lua main.lua W H N cave` prints them", function()
+    for _, case in ipairs({ { 60, 20, "42" }, { 80, 50, "666" }, { 3, 200, "1" }, { 200, 60, "-3" } }) do
+      local page = get(string.format("?seed=%s&width=%d&height=%d&algorithm=cave", case[3], case[1], case[2]))
+      assert.are.equal(200, page.status)
+      assert.are.equal(cli(case[1], case[2], case[3], "cave"), unescape_html(pre(page.body)) .. "\n")
+    end
+  end)
+
+  it("format=text is exactly the CLI's stdout: generate_text plus one newline", function()
+    for i, seed in ipairs({ "0", "42", "-7", "9007199254740992", "-9007199254740992" }) do
+      local w, h = SIZES[i][1], SIZES[i][2]
+      local response = get(string.format("?seed=%s&width=%d&height=%d&format=text", seed, w, h))
+      assert.are.equal(200, response.status)
+      assert.are.equal("text/plain; charset=utf-8", response.headers["content-type"])
+      assert.are.equal(map.generate_text(w, h, tonumber(seed)) .. "\n", response.body)
+      assert.are.equal(cli(w, h, seed), response.body)
+    end
+    assert.are.equal(read_file("spec/golden/rooms-60x20-42.txt"):gsub("\n$", "") .. "\n",
+      get("?seed=42&format=text").body)
+  end)
+
+  it("format=json is exactly generate_json, with every field", function()
+    for _, case in ipairs({ { 60, 20, "42", "rooms" }, { 30, 12, "9007199254740992", "rooms" },
+      { 80, 50, "-666", "cave" } }) do
+      local w, h, seed, algorithm = case[1], case[2], case[3], case[4]
+      local response = get(string.format("?seed=%s&width=%d&height=%d&algorithm=%s&format=json", seed, w, h, algorithm))
+      assert.are.equal(200, response.status)
+      assert.are.equal("application/json", response.headers["content-type"])
+      local options = { width = w, height = h, seed = tonumber(seed), algorithm = algorithm }
+      assert.are.equal(map.generate_json(options), response.body)
+      local level = assert(json.decode(response.body))
+      local m = map.generate(options)
+      assert.are.equal(w, level.width)
+      assert.are.equal(h, level.height)
+      assert.are.equal(seed, string.format("%d", level.seed))
+      assert.are.equal(algorithm, level.algorithm)
+      assert.are.same({ x = m.player.x, y = m.player.y }, level.player)
+      assert.are.same({ x = m.stairs.x, y = m.stairs.y }, level.stairs)
+      assert.are.equal(#m.rooms, #level.rooms)
+      assert.are.equal(#m.items, #level.items)
+      assert.are.equal(map.render(m), table.concat(level.rows, "\n"))
+    end
+  end)
+
+  it("sends a valid HTML5 page with the map escaped, the seed and a permalink", function()
+    local page = get("?seed=42")
+    assert.are.equal("text/html; charset=utf-8", page.headers["content-type"])
+    local body = page.body
+    local start = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+    assert.are.equal(start, body:sub(1, #start))
+    assert.truthy(body:find("<title>map rooms 60x20, seed 42</title>", 1, true))
+    assert.truthy(body:find("</html>\n$"))
+    local escaped = pre(body)
+    assert.is_nil(escaped:find("[<>]"), "raw < or > in the <pre>")
+    assert.truthy(escaped:find("&gt;", 1, true)) -- the stairs
+    assert.are.equal(1, select(2, unescape_html(escaped):gsub(">", "")))
+    assert.truthy(body:find('<b id="seed">42</b>', 1, true))
+    local href = body:match('<a id="permalink" href="([^"]*)">')
+    assert.are.equal("?seed=42&amp;width=60&amp;height=20&amp;algorithm=rooms", href)
+    assert.are.equal(escaped, pre(get(unescape_html(href)).body))
+    assert.truthy(body:find('<form method="get">', 1, true))
+    assert.truthy(body:find('<input name="seed" value="42"', 1, true))
+    assert.truthy(body:find("<option selected>rooms</option><option>cave</option>", 1, true))
+  end)
+
+  it("lets seeded responses be cached (long max-age, ETag) and answers If-None-Match", function()
+    for format, content_type in pairs(server.FORMATS) do
+      local query = "?seed=42&format=" .. format
+      local first, again, other = get(query), get(query), get("?seed=43&format=" .. format)
+      assert.are.equal(content_type, first.headers["content-type"])
+      assert.are.equal("public, max-age=31536000", first.headers["cache-control"])
+      assert.are.equal("nosniff", first.headers["x-content-type-options"])
+      assert.are.equal("42", first.headers["x-map-seed"])
+      local etag = first.headers["etag"]
+      assert.truthy(etag and etag:match('^"%x+"$'), format)
+      assert.are.equal(etag, again.headers["etag"])
+      assert.are.equal(first.body, again.body)
+      assert.are_not.equal(etag, other.headers["etag"])
+
+      local cached = get(query, "-H " .. shell_quote("If-None-Match: " .. etag))
+      assert.are.equal(304, cached.status)
+      assert.are.equal("", cached.body)
+      assert.are.equal(200, get(query, "-H 'If-None-Match: \"stale\"'").status)
+
+      local head = get(query, "-I")
+      assert.are.equal(200, head.status)
+      assert.are.equal("", head.body)
+      assert.are.equal(etag, head.headers["etag"])
+      assert.are.equal(tostring(#first.body), head.headers["content-length"])
+    end
+  end)
+
+  it("picks and shows a random seed when none is given, with no-store and a working permalink", function()
+    local one, two = get(""), get("?seed=&width=&height=&algorithm=&format=")
+    for _, page in ipairs({ one, two }) do
+      assert.are.equal(200, page.status)
+      assert.are.equal("no-store", page.headers["cache-control"])
+      assert.is_nil(page.headers["etag"])
+    end
+    local seed = one.body:match('<b id="seed">(%d+)</b>')
+    assert.are.equal(one.headers["x-map-seed"], seed)
+    assert.are_not.equal(seed, two.body:match('<b id="seed">(%d+)</b>'))
+    local href = one.body:match('<a id="permalink" href="([^"]*)">')
+    assert.are.equal("?seed=" .. seed .. "&amp;width=60&amp;height=20&amp;algorithm=rooms", href)
+    local again = get(unescape_html(href))
+    assert.are.equal(pre(one.body), pre(again.body))
+    assert.truthy(again.headers["etag"])
+
+    local text = get("?format=text&width=30&height=10")
+    assert.are.equal("no-store", text.headers["cache-control"])
+    assert.are.equal(map.generate_text(30, 10, tonumber(text.headers["x-map-seed"])) .. "\n", text.body)
+    local level = json.decode(get("?format=json").body)
+    assert.is_true(level.seed >= 0 and level.seed < 2 ^ 53)
+  end)
+
+  it("answers every bad input with a 400 and a short plain message", function()
+    local cases = {
+      { "?seed=abc", "seed must be an integer" },
+      { "?seed=1.5", "seed must be an integer" },
+      { "?seed=1e3", "seed must be an integer" },
+      { "?seed=0x10", "seed must be an integer" },
+      { "?seed=42abc", "seed must be an integer" },
+      { "?seed=42%20", "seed must be an integer" },
+      { "?seed=42%00", "seed must be an integer" },
+      { "?seed=42;width=6", "seed must be an integer" },
+      { "?seed=+42", "seed must be an integer" },
+      { "?seed=--1", "seed must be an integer" },
+      { "?seed=nan", "seed must be an integer" },
+      { "?seed=9007199254740993", "seed must be an integer" },
+      { "?seed=-9007199254740993", "seed must be an integer" },
+      { "?seed=123456789012345678901234567890", "seed must be an integer" },
+      { "?seed=%ZZ", "bad percent-encoding" },
+      { "?seed=%", "bad percent-encoding" },
+      { "?width=5", "width must be an integer >= 6" },
+      { "?height=4", "height must be an integer >= 5" },
+      { "?width=0", "width must be an integer >= 6" },
+      { "?width=-60", "width must be an integer >= 6" },
+      { "?width=201", "width must be an integer of at most 200" },
+      { "?height=201", "height must be an integer of at most 200" },
+      { "?width=99999999999999999999", "width must be an integer of at most 200" },
+      { "?width=60.0", "width must be an integer" },
+      { "?height=abc", "height must be an integer" },
+      { "?width=2&algorithm=cave", "width must be an integer >= 3" },
+      { "?algorithm=nope", 'algorithm must be "rooms" or "cave"' },
+      { "?algorithm=%3Cscript%3E", "unknown algorithm" },
+      { "?algorithm=rooms%0A", "unknown algorithm" },
+      { "?format=xml", "format must be html, text or json" },
+      { "?format=TEXT", "format must be html, text or json" },
+      { "?seed=1&seed=1", "parameter seed given more than once" },
+      { "?seed=1&seed=2", "parameter seed given more than once" },
+      { "?width=60&width=60", "parameter width given more than once" },
+      { "?format=text&format=json", "parameter format given more than once" },
+      { "?algorithm=rooms&algorithm=cave", "parameter algorithm given more than once" },
+      { "?foo=1", "unknown parameter 'foo'" },
+      { "?rooms=5", "unknown parameter 'rooms'" },
+      { "?seed", "parameter seed needs a value" },
+      { "?seed=1&&width=6", "empty parameter" },
+    }
+    for _, case in ipairs(cases) do
+      local response = get(case[1])
+      local what = case[1] .. " -> " .. response.status .. " " .. response.body
+      assert.are.equal(400, response.status, what)
+      assert.are.equal("text/plain; charset=utf-8", response.headers["content-type"], what)
+      assert.are.equal("no-store", response.headers["cache-control"], what)
+      assert.truthy(response.body:find(case[2], 1, true), what)
+      assert.truthy(response.body:match("^[^\n]+\n$") and #response.body < 160, what)
+      assert.is_nil(response.body:find("traceback", 1, true), what)
+      assert.is_nil(response.body:find("%.lua:%d"), what)
+    end
+  end)
+
+  it("serves the largest allowed map, 404s other paths and 405s other methods", function()
+    local big = get("?seed=5&width=200&height=200&format=text")
+    assert.are.equal(200, big.status)
+    assert.are.equal(200 * 201, #big.body)
+    assert.are.equal(404, get("nope?seed=1").status)
+    for _, method in ipairs({ "POST", "PUT", "DELETE" }) do
+      local response = get("?seed=1", "-X " .. method)
+      assert.are.equal(405, response.status, method)
+      assert.are.equal("GET, HEAD", response.headers["allow"])
+    end
+  end)
+
+  it("logs no crash, alert or Lua error in error.log", function()
+    assert.are.equal(200, get("?seed=1").status) -- still serving after all of the above
+    local log = read_file(dir .. "/error.log")
+    assert.truthy(log:find("start worker process", 1, true), "not the server's error.log?")
+    for line in log:gmatch("[^\n]+") do
+      assert.is_nil(line:find("%[emerg%]") or line:find("%[alert%]") or line:find("%[crit%]")
+        or line:find("%[error%]") or line:find("exited on signal", 1, true)
+        or line:find("traceback", 1, true), line)
+    end
+    assert.truthy(read_file(dir .. "/access.log"):find("GET /?seed=1 ", 1, true))
+  end)
+
+  it("stops on SIGINT, as Ctrl-C in `make serve` sends it", function()
+    assert.is_true(stop("INT"))
+    assert.truthy(read_file(dir .. "/error.log"):find("%[notice%] %d+#%d+: exit\n$"))
+  end)
+end)
