@@ -1,7 +1,8 @@
 -- The module's Lua contract, run on Lua 5.4 and LuaJIT (see .busted).
 local map = require "map"
+local support = require "spec.support"
 
-local INTERPRETER = jit and "luajit" or "lua5.4"
+local read_file, cli = support.read_file, support.cli
 local unpack = table.unpack or unpack
 
 -- Golden renders, one file per case: spec/golden/<algorithm>-<w>x<h>-<seed>.txt.
@@ -11,12 +12,6 @@ local GOLDEN = {
   { "cave", 80, 50, 666 }, { "cave", 3, 200, 1 }, { "cave", 20, 20, 42 }, { "cave", 200, 60, -3 },
 }
 
-local function read_file(path)
-  local f = assert(io.open(path, "rb"))
-  local text = f:read("*a")
-  f:close()
-  return text
-end
 
 -- How many cells of `m` equal `wanted`.
 local function count(m, wanted)
@@ -39,21 +34,6 @@ local function from_text(text)
   return m
 end
 
--- Runs main.lua with the module this process loaded; returns stdout, stderr, exit code.
-local function cli(args)
-  local err_path = os.tmpname()
-  local cpath = package.cpath
-  local command = string.format(
-    "LUA_CPATH_5_4='%s' LUA_CPATH='%s' %s lua/main.lua %s 2>'%s'; echo \"exit=$?\"",
-    cpath, cpath, INTERPRETER, args, err_path)
-  local p = assert(io.popen(command))
-  local out = p:read("*a")
-  p:close()
-  local err = read_file(err_path)
-  os.remove(err_path)
-  local body, code = out:match("^(.-)exit=(%d+)\n$")
-  return body, err, tonumber(code)
-end
 
 describe("new_map", function()
   it("returns height rows of width '#' strings", function()
@@ -279,7 +259,7 @@ describe("main.lua", function()
   it("prints the module's map for the same arguments", function()
     local cases = { { 60, 20, 42 }, { 80, 25, 1 }, { 6, 5, -3 }, { 80, 50, 666, "cave" }, { 5, 40, 2, "cave" } }
     for _, case in ipairs(cases) do
-      local out, err, code = cli(table.concat(case, " "))
+      local out, err, code = cli(unpack(case))
       assert.are.equal(0, code, err)
       assert.are.equal("", err)
       local m = map.generate { width = case[1], height = case[2], seed = case[3], algorithm = case[4] }
@@ -288,17 +268,18 @@ describe("main.lua", function()
   end)
 
   it("defaults to 60x20", function()
-    local out, _, code = cli("")
+    local out, _, code = cli()
     assert.are.equal(0, code)
     local m = from_text(out)
     assert.are.same({ 20, 60 }, { #m, #m[1] })
   end)
 
   it("exits 1 with a one-line usage error on bad arguments", function()
-    local bad = { "abc", "60 20 1.5", "4 20 1", "60 20 9007199254740993", "1 2 3 4", "60 20 1 cave x", "60 -20" }
+    local bad = { { "abc" }, { 60, 20, 1.5 }, { 4, 20, 1 }, { 60, 20, "9007199254740993" }, { 1, 2, 3, 4, 5 },
+      { 60, 20, 1, "maze" }, { 60, -20 } }
     for _, args in ipairs(bad) do
-      local out, err, code = cli(args)
-      assert.are.equal(1, code, args)
+      local out, err, code = cli(unpack(args))
+      assert.are.equal(1, code, table.concat(args, " "))
       assert.are.equal("", out)
       local usage = "usage: lua main%.lua %[width%] %[height%] %[seed%] %[rooms|cave%]"
       assert.matches("^main%.lua: [^\n]+" .. usage .. "[^\n]*\n$", err)

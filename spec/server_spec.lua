@@ -4,12 +4,9 @@
 -- nginx itself always uses build/lib/lua/5.1/map.so.
 local map = require "map"
 local json = require "dkjson"
+local support = require "spec.support"
 
-local INTERPRETER = jit and "luajit" or "lua5.4"
-
-local function shell_quote(s)
-  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
-end
+local read_file, shell_quote = support.read_file, support.shell_quote
 
 -- Runs a shell command; returns its stdout.
 local function run(command)
@@ -23,20 +20,10 @@ local ROOT = run("pwd"):gsub("\n$", "")
 package.path = ROOT .. "/nginx/?.lua;" .. package.path
 local server = require "map_server"
 
-local function read_file(path)
-  local f = assert(io.open(path, "rb"))
-  local text = f:read("*a")
-  f:close()
-  return text
-end
 
 -- lua/main.lua's stdout, run with the module this process loaded.
 local function cli(...)
-  local args = {}
-  for i, a in ipairs({ ... }) do args[i] = shell_quote(a) end
-  local command = string.format("LUA_CPATH_5_4=%s LUA_CPATH=%s %s lua/main.lua %s",
-    shell_quote(package.cpath), shell_quote(package.cpath), INTERPRETER, table.concat(args, " "))
-  return run(command)
+  return (support.cli(...))
 end
 
 local HTML_ENTITIES = { amp = "&", lt = "<", gt = ">", quot = '"', ["#39"] = "'" }
