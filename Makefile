@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs')
 
-.PHONY: all install uninstall serve test test-rust test-lua lint clean rock rock-install
+.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -44,12 +44,16 @@ test-lua: all
 	busted --run=lua54
 	busted --run=luajit
 
+# Issue 6's benchmark (bench/RESULTS.md): a few minutes, markdown on stdout.
+bench: all
+	bench/run.sh
+
 lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(CARGO) clippy --locked --release --features lua54 --target-dir target/lua54 -- -D warnings
 	$(CARGO) clippy --locked --release --features luajit --target-dir target/luajit -- -D warnings
-	luacheck lua spec nginx
+	luacheck lua spec nginx bench
 
 clean:
 	rm -rf build target

@@ -87,6 +87,11 @@ impl Grid {
         self.cells[self.index(p)]
     }
 
+    /// Sets the cell at row-major `index` (as from `index`).
+    pub fn set_at(&mut self, index: usize, cell: u8) {
+        self.cells[index] = cell;
+    }
+
     pub fn set(&mut self, p: Pos, cell: u8) {
         let i = self.index(p);
         self.cells[i] = cell;

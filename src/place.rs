@@ -13,9 +13,17 @@ pub struct Item {
 /// Puts `count` items on distinct plain floor (`.`) cells, chosen uniformly,
 /// each `$` or `!` at even odds. Errors if there are fewer free cells.
 pub fn items(grid: &mut Grid, count: usize, rng: &mut Rng) -> Result<Vec<Item>, String> {
-    let mut free: Vec<usize> = (0..grid.cells().len())
-        .filter(|&i| grid.cells()[i] == FLOOR)
-        .collect();
+    // Count, then collect without a branch per cell (floor and wall cells
+    // alternate unpredictably): each index is written, and kept if floor.
+    let cells = grid.cells();
+    let floor = cells.iter().filter(|&&c| c == FLOOR).count();
+    let mut free = vec![0u32; floor + 1];
+    let mut n = 0;
+    for (i, &c) in cells.iter().enumerate() {
+        free[n] = i as u32;
+        n += usize::from(c == FLOOR);
+    }
+    free.truncate(floor);
     if count > free.len() {
         return Err(format!(
             "cannot place {count} items: only {} free floor cells",
@@ -28,7 +36,7 @@ pub fn items(grid: &mut Grid, count: usize, rng: &mut Rng) -> Result<Vec<Item>, 
         let pick = rng.range(k, free.len() - 1);
         free.swap(k, pick);
         let kind = if rng.coin() { POTION } else { GOLD };
-        let pos = grid.pos(free[k]);
+        let pos = grid.pos(free[k] as usize);
         grid.set(pos, kind);
         placed.push(Item { pos, kind });
     }

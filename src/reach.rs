@@ -1,6 +1,5 @@
 //! Walking distances and the reachability check: can `@` get to everything?
 
-use std::collections::VecDeque;
 use std::fmt;
 
 use crate::grid::{Grid, Pos, GOLD, PLAYER, POTION, STAIRS, WALL};
@@ -8,32 +7,54 @@ use crate::grid::{Grid, Pos, GOLD, PLAYER, POTION, STAIRS, WALL};
 /// Marks a cell that cannot be walked to.
 pub const UNREACHED: u32 = u32::MAX;
 
+/// Walls and the padding ring in `distances`' working array.
+const BLOCKED: u32 = u32::MAX - 1;
+
 /// 4-neighbour walking distance from `start` to every cell, over every
 /// non-`#` cell; `UNREACHED` where no path leads.
+///
+/// Works on a copy padded with a ring of walls, so neighbours need no bounds
+/// test, and walls are marked in the distance array itself, so each neighbour
+/// costs one test, done without a branch (open cells and walls alternate
+/// unpredictably): its index is always written to the queue and kept if open.
 pub fn distances(grid: &Grid, start: Pos) -> Vec<u32> {
-    let (w, cells) = (grid.width(), grid.cells());
-    let mut dist = vec![UNREACHED; cells.len()];
-    let mut queue = VecDeque::new();
-    let first = grid.index(start);
-    dist[first] = 0;
-    queue.push_back(first);
-    while let Some(i) = queue.pop_front() {
-        let next = dist[i] + 1;
-        let (x, y) = (i % w, i / w);
-        let neighbours = [
-            (x > 0).then(|| i - 1),
-            (x + 1 < w).then(|| i + 1),
-            (y > 0).then(|| i - w),
-            (i + w < cells.len()).then(|| i + w),
-        ];
-        for j in neighbours.into_iter().flatten() {
-            if dist[j] == UNREACHED && cells[j] != WALL {
-                dist[j] = next;
-                queue.push_back(j);
-            }
+    let (w, h) = (grid.width(), grid.height());
+    let pw = w + 2;
+    let mut d = vec![BLOCKED; pw * (h + 2)];
+    let mut open = 0;
+    for (y, row) in grid.rows().enumerate() {
+        let base = (y + 1) * pw + 1;
+        for (slot, &c) in d[base..base + w].iter_mut().zip(row) {
+            let is_open = c != WALL;
+            *slot = if is_open { UNREACHED } else { BLOCKED };
+            open += usize::from(is_open);
         }
     }
-    dist
+    let first = start.y * pw + start.x;
+    d[first] = 0;
+    let mut queue = vec![0u32; open + 2];
+    queue[0] = first as u32;
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
+        let i = queue[head] as usize;
+        head += 1;
+        let next = d[i] + 1;
+        for j in [i - 1, i + 1, i - pw, i + pw] {
+            let is_open = d[j] == UNREACHED;
+            queue[tail] = j as u32;
+            tail += usize::from(is_open);
+            d[j] = if is_open { next } else { d[j] };
+        }
+    }
+    // Unpad in place (each cell moves towards the front), walls back to UNREACHED.
+    for y in 0..h {
+        for x in 0..w {
+            let v = d[(y + 1) * pw + x + 1];
+            d[y * w + x] = if v == BLOCKED { UNREACHED } else { v };
+        }
+    }
+    d.truncate(w * h);
+    d
 }
 
 /// Why a map is not fully reachable.

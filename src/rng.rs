@@ -18,13 +18,16 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         assert!(n > 0, "Rng::below(0)");
         let n = n as u64;
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let product = u128::from(self.0.next_u64()) * u128::from(n);
-            if (product as u64) >= threshold {
-                return (product >> 64) as usize;
+        let mut product = u128::from(self.0.next_u64()) * u128::from(n);
+        // The threshold is below n, so a low half >= n always passes: the
+        // division is needed only in the rare other case (same draws).
+        if (product as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (product as u64) < threshold {
+                product = u128::from(self.0.next_u64()) * u128::from(n);
             }
         }
+        (product >> 64) as usize
     }
 
     /// A uniform integer in `lo..=hi`.

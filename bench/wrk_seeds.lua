@@ -1,0 +1,23 @@
+-- bench/wrk_seeds.lua: wrk script for bench/http.sh. Every request asks for a
+-- different seed (/?seed=N&format=text), so no two responses are the same map.
+-- setup() runs in the main state and gives each thread its own range of seeds
+-- (the global `first` in that thread's state).
+-- luacheck: globals setup init request first wrk
+
+local threads = 0
+
+function setup(thread)
+  threads = threads + 1
+  thread:set("first", threads * 100000000)
+end
+
+local n = 0
+
+function init()
+  n = first or 0
+end
+
+function request()
+  n = n + 1
+  return wrk.format("GET", "/?seed=" .. n .. "&format=text")
+end
