@@ -4,7 +4,7 @@
 PREFIX ?= /usr/local
 CARGO ?= cargo
 BUILD := build/lib/lua
-SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs')
+SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' -o -name '*.lua')
 
 .PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install
 
@@ -53,7 +53,7 @@ lint:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(CARGO) clippy --locked --release --features lua54 --target-dir target/lua54 -- -D warnings
 	$(CARGO) clippy --locked --release --features luajit --target-dir target/luajit -- -D warnings
-	luacheck lua spec nginx bench
+	luacheck lua spec nginx bench src/lua
 
 clean:
 	rm -rf build target

@@ -9,6 +9,10 @@
 //!
 //! mlua's own callbacks raise errors as userdata; raising strings keeps
 //! `pcall` users' `err:match(...)` working the same on every interpreter.
+//!
+//! On LuaJIT, `new_map`, `generate`, `render` and `reachable` are wrapped by
+//! the Lua code of `jit_tables.lua` (see `jit_tables`), which builds and
+//! reads the tables of rows in Lua and calls these C functions for the rest.
 
 mod stack;
 
@@ -20,6 +24,8 @@ use mlua::{Lua, Table};
 
 use crate::generate::{self, Level, Params};
 use crate::grid::{Grid, WALL};
+#[cfg(feature = "luajit")]
+use crate::options::Arg;
 use crate::options::{self, MAX_CELLS};
 use crate::{json, reach};
 use stack::Args;
@@ -42,7 +48,29 @@ fn open(lua: &Lua) -> mlua::Result<Table> {
     }
     module.set("VERSION", env!("CARGO_PKG_VERSION"))?;
     module.set("MAX_CELLS", MAX_CELLS)?;
+    #[cfg(feature = "luajit")]
+    jit_tables(lua, &module)?;
     Ok(module)
+}
+
+/// LuaJIT only: wraps `new_map`, `generate`, `render` and `reachable` in the
+/// Lua code of `jit_tables.lua`, which builds and reads the tables of rows
+/// itself: on LuaJIT, JIT-compiled Lua does that several times faster than
+/// the C API (bench/RESULTS.md, finding 2). On Lua 5.4 the C API is faster.
+#[cfg(feature = "luajit")]
+fn jit_tables(lua: &Lua, module: &Table) -> mlua::Result<()> {
+    let helpers = lua.create_table()?;
+    let functions: [(&str, ffi::lua_CFunction); 2] = [
+        ("generate_parts", generate_parts),
+        ("reach_cells", reach_cells),
+    ];
+    for (name, function) in functions {
+        // SAFETY: as in `open`.
+        helpers.set(name, unsafe { lua.create_c_function(function)? })?;
+    }
+    lua.load(include_str!("jit_tables.lua"))
+        .set_name("=map/jit_tables.lua")
+        .call((module, helpers))
 }
 
 /// What a function hands back to Lua.
@@ -51,6 +79,9 @@ enum Reply {
     Level(Box<Level>),
     Text(Vec<u8>),
     Reach(Result<(), String>),
+    /// The level as `jit_tables.lua` takes it (`stack::push_level_parts`).
+    #[cfg(feature = "luajit")]
+    Parts(Box<Level>),
 }
 
 unsafe extern "C-unwind" fn new_map(state: *mut lua_State) -> c_int {
@@ -79,6 +110,35 @@ unsafe extern "C-unwind" fn reachable(state: *mut lua_State) -> c_int {
 unsafe extern "C-unwind" fn generate(state: *mut lua_State) -> c_int {
     call(state, "map.generate", |args| {
         Ok(Reply::Level(Box::new(level(args)?)))
+    })
+}
+
+/// LuaJIT only: `generate`'s level with its cells as one string, for
+/// `jit_tables.lua` to build the table; errors as `map.generate`'s.
+#[cfg(feature = "luajit")]
+unsafe extern "C-unwind" fn generate_parts(state: *mut lua_State) -> c_int {
+    call(state, "map.generate", |args| {
+        Ok(Reply::Parts(Box::new(level(args)?)))
+    })
+}
+
+/// LuaJIT only: `reachable` on a map that `jit_tables.lua` has read and
+/// checked, given as `(cells, width)`: row-major cells in one string.
+#[cfg(feature = "luajit")]
+unsafe extern "C-unwind" fn reach_cells(state: *mut lua_State) -> c_int {
+    call(state, "map.reachable", |args| {
+        let cells = match args.get(1) {
+            Arg::Str(cells) => cells,
+            _ => &[],
+        };
+        let width = args.get(2).integer().and_then(|w| usize::try_from(w).ok());
+        let grid = match width {
+            Some(w) if w > 0 && !cells.is_empty() && cells.len() % w == 0 => {
+                Grid::from_cells(w, cells.len() / w, cells.to_vec())
+            }
+            _ => return Err("internal error (please report): bad cells".into()),
+        };
+        Ok(Reply::Reach(reach::check(&grid).map_err(|e| e.to_string())))
     })
 }
 
@@ -132,6 +192,8 @@ unsafe fn call(
             Reply::Text(text) => stack::push_bytes(state, &text),
             Reply::Reach(Ok(())) => stack::push_true(state),
             Reply::Reach(Err(why)) => stack::push_false_and(state, &why),
+            #[cfg(feature = "luajit")]
+            Reply::Parts(level) => stack::push_level_parts(state, &level),
         },
         Err(message) => raise(state, message),
     }

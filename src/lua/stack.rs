@@ -271,6 +271,40 @@ pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
     1
 }
 
+/// LuaJIT only, for `jit_tables.lua`: pushes the cells (row-major, one
+/// string), width, height, seed, algorithm, and one array of integers:
+/// player x, y, stairs x, y, the room count, then x, y, w, h per room, the
+/// item count, then x, y and the kind's byte per item. Needs 7 slots, within
+/// the `LUA_MINSTACK` Lua guarantees, as `generate` takes at most 3 arguments.
+#[cfg(feature = "luajit")]
+pub unsafe fn push_level_parts(l: *mut lua_State, level: &Level) -> c_int {
+    let grid = &level.grid;
+    push_bytes(l, grid.cells());
+    ffi::lua_pushinteger(l, grid.width() as ffi::lua_Integer);
+    ffi::lua_pushinteger(l, grid.height() as ffi::lua_Integer);
+    ffi::lua_pushinteger(l, level.seed as ffi::lua_Integer);
+    ffi::lua_pushlstring(l, level.algorithm.as_ptr().cast(), level.algorithm.len());
+    let (player, stairs) = (level.player, level.stairs);
+    let head = [player.x, player.y, stairs.x, stairs.y, level.rooms.len()];
+    let rooms = level.rooms.iter().flat_map(|r| [r.x, r.y, r.w, r.h]);
+    let items = level
+        .items
+        .iter()
+        .flat_map(|i| [i.pos.x, i.pos.y, i.kind as usize]);
+    let count = head.len() + 4 * level.rooms.len() + 1 + 3 * level.items.len();
+    ffi::lua_createtable(l, count as c_int, 0);
+    let all = head
+        .into_iter()
+        .chain(rooms)
+        .chain([level.items.len()])
+        .chain(items);
+    for (i, v) in all.enumerate() {
+        ffi::lua_pushinteger(l, v as ffi::lua_Integer);
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    6
+}
+
 /// Pushes `{x=, y=}` with room for `extra` more fields.
 unsafe fn push_pos(l: *mut lua_State, p: Pos, extra: c_int) {
     ffi::lua_createtable(l, 0, 2 + extra);

@@ -1,0 +1,191 @@
+-- The table routes, on both interpreters: on LuaJIT, new_map, generate,
+-- render and reachable build and read tables in Lua (src/lua/jit_tables.lua)
+-- and fall back to the C functions for anything they do not take; on Lua 5.4
+-- the C functions do it all. Either way the results and the messages must be
+-- the same, including once LuaJIT has compiled the loops.
+local map = require "map"
+local json = require "dkjson"
+
+local unpack = table.unpack or unpack
+
+local function fails(message, f, ...)
+  local ok, err = pcall(f, ...)
+  assert.is_false(ok)
+  assert.are.equal("string", type(err))
+  assert.are.equal(message, err)
+end
+
+-- The keys of `t`, sorted, as one string.
+local function keys(t)
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = tostring(k) end
+  table.sort(out)
+  return table.concat(out, " ")
+end
+
+-- A map as plain rows, from its text.
+local function from_text(text)
+  local m = {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    local row = {}
+    for x = 1, #line do row[x] = line:sub(x, x) end
+    m[#m + 1] = row
+  end
+  return m
+end
+
+describe("tables built by the module", function()
+  it("generate matches generate_json field for field, rooms and caves", function()
+    local cases = {
+      { 60, 20, 1 }, { 6, 5, 0 }, { 200, 60, 7 },
+      { { width = 40, height = 30, seed = 3, algorithm = "cave", items = 40 } },
+      { { width = 3, height = 5, seed = 2, algorithm = "cave", fill = 1, items = 0 } },
+      { { width = 100, height = 50, seed = -9, rooms = 40, items = 200 } },
+    }
+    for _, args in ipairs(cases) do
+      local m = map.generate(unpack(args))
+      local v = json.decode(map.generate_json(unpack(args)))
+      assert.are.same({ v.width, v.height, v.seed, v.algorithm }, { m.width, m.height, m.seed, m.algorithm })
+      assert.are.same(v.rooms, m.rooms)
+      assert.are.same(v.player, m.player)
+      assert.are.same(v.stairs, m.stairs)
+      assert.are.same(v.items, m.items)
+      assert.are.equal(#v.rows, #m)
+      for y, line in ipairs(v.rows) do
+        assert.are.equal(#line, #m[y])
+        assert.are.equal(line, table.concat(m[y]))
+      end
+      local fields = {}
+      for y = 1, #m do fields[#fields + 1] = tostring(y) end
+      for _, k in ipairs({ "width", "height", "seed", "algorithm", "rooms", "player", "stairs", "items" }) do
+        fields[#fields + 1] = k
+      end
+      table.sort(fields)
+      assert.are.equal(table.concat(fields, " "), keys(m))
+      assert.are.equal("x y", keys(m.player))
+      for _, room in ipairs(m.rooms) do assert.are.equal("h w x y", keys(room)) end
+      for _, item in ipairs(m.items) do assert.are.equal("kind x y", keys(item)) end
+      assert.is_nil(getmetatable(m))
+      assert.is_nil(getmetatable(m[1]))
+    end
+  end)
+
+  it("new_map takes integral floats and builds plain rows of '#'", function()
+    for _, size in ipairs({ { 1, 1 }, { 3.0, 2 }, { 1, 7 }, { 2000, 1 } }) do
+      local m = map.new_map(size[1], size[2])
+      assert.are.equal(size[2], #m)
+      for k in pairs(m) do assert.are.equal("number", type(k)) end
+      for y = 1, size[2] do
+        assert.are.equal(string.rep("#", size[1]), table.concat(m[y]))
+      end
+    end
+    assert.are.equal(2000, #map.new_map(2000, 2000))
+  end)
+
+  it("new_map counts arguments, trailing nils included", function()
+    fails("map.new_map: expected at most 2 arguments, got 3", map.new_map, 2, 3, nil)
+    fails("map.new_map: width must be an integer >= 1, got nil", map.new_map)
+    fails("map.new_map: height must be an integer >= 1, got nil", map.new_map, 2)
+    fails("map.new_map: width*height must be at most 4000000 cells, got 2001x2000", map.new_map, 2001, 2000)
+  end)
+end)
+
+describe("tables read by the module", function()
+  it("render and reachable count arguments, trailing nils included", function()
+    local m = map.new_map(2, 2)
+    fails("map.render: map must be a table of rows, got nothing", map.render)
+    fails("map.render: map must be a table of rows, got nil", map.render, nil)
+    fails("map.render: expected at most 1 argument, got 2", map.render, m, nil)
+    fails("map.reachable: map must be a table of rows, got nothing", map.reachable)
+    fails("map.reachable: expected at most 1 argument, got 2", map.reachable, m, nil)
+  end)
+
+  it("renders every byte as it is, newlines and NULs included", function()
+    local row = {}
+    for b = 0, 255 do row[b + 1] = string.char(b) end
+    local text = map.render({ row, row })
+    assert.are.equal(513, #text)
+    assert.are.equal(table.concat(row) .. "\n" .. table.concat(row), text)
+    assert.are.equal("\n\n\n", map.render({ { "\n" }, { "\n" } }))
+    assert.is_true(map.reachable({ { "@", "\n", "$" }, { "#", "#", ">" } }))
+    assert.are.same({ false, "not reachable from @ at (1,1): > at (3,2)" },
+      { map.reachable({ { "@", "\n", "#" }, { "#", "#", ">" } }) })
+  end)
+
+  it("reads aliased rows, up to exactly MAX_CELLS", function()
+    local row = { "@", ".", ">" }
+    assert.are.equal("@.>\n@.>\n@.>", map.render({ row, row, row }))
+    assert.is_true(map.reachable({ row, row, row }))
+    local wide = {}
+    for x = 1, 2000 do wide[x] = "." end
+    local rows = {}
+    for y = 1, 2000 do rows[y] = wide end
+    assert.are.equal(4000000 + 1999, #map.render(rows))
+    assert.are.same({ false, "no @ on the map" }, { map.reachable(rows) })
+  end)
+
+  it("does not take cells from __index, nor lengths from __len", function()
+    local mt = { __index = function() return "#" end, __len = function() return 2 end }
+    local m = { setmetatable({ "@" }, mt), setmetatable({ ">" }, mt) }
+    assert.are.equal("@\n>", map.render(m))
+    assert.is_true(map.reachable(m))
+    fails("map.render: row 2 has 0 cells, row 1 has 1", map.render, { { "#" }, setmetatable({}, mt) })
+    fails("map.reachable: row 2 has 1 cells, row 1 has 2", map.reachable, { { "#", "#" }, setmetatable({ "#" }, mt) })
+  end)
+
+  it("gives the same results and messages once the loops are compiled", function()
+    -- 300 rounds: LuaJIT compiles a loop after 56 iterations, and the bad
+    -- maps then leave the compiled code at each check in turn.
+    local good = map.generate(30, 10, 5)
+    local text = map.generate_text(30, 10, 5)
+    local bad = {
+      { { "#", 7 } }, "cell [1][2] must be a one-character string, got number",
+      { { "#" }, { "#", "#" } }, "row 2 has 2 cells, row 1 has 1",
+      { { "#" }, "#" }, "row 2 must be a table, got string",
+      { {} }, "row 1 is empty",
+      {}, "map has no rows (#map == 0)",
+      { { "##" } }, "cell [1][1] must be a one-character string, got a 2-byte string",
+    }
+    for i = 1, 300 do
+      assert.are.equal(text, map.render(good))
+      assert.is_true(map.reachable(good))
+      local k = (i % (#bad / 2)) * 2 + 1
+      fails("map.render: " .. bad[k + 1], map.render, bad[k])
+      fails("map.reachable: " .. bad[k + 1], map.reachable, bad[k])
+      local m = map.generate(20, 8, i)
+      assert.are.equal(map.generate_text(20, 8, i), map.render(m))
+      assert.are.same(from_text(map.generate_text(20, 8, i)), { unpack(m) })
+      assert.is_true(map.reachable(m))
+      m[m.stairs.y][m.stairs.x] = "."
+      m[m.player.y][m.player.x] = "#"
+      assert.are.same({ false, "no @ on the map" }, { map.reachable(m) })
+    end
+  end)
+
+  it("is not disturbed by finalizers that call the module", function()
+    local calls = 0
+    local function finalizer()
+      calls = calls + 1
+      map.render(map.generate(8, 6, calls))
+      map.reachable(map.new_map(3, 3))
+    end
+    local make
+    if newproxy then
+      make = function()
+        local p = newproxy(true)
+        getmetatable(p).__gc = finalizer
+        return p
+      end
+    else
+      make = function() return setmetatable({}, { __gc = finalizer }) end
+    end
+    for i = 1, 2000 do
+      make()
+      local m = map.generate(12, 7, i)
+      assert.are.equal(map.generate_text(12, 7, i), map.render(m))
+      assert.is_true(map.reachable(m))
+    end
+    collectgarbage("collect")
+    assert.is_true(calls > 0)
+  end)
+end)
