@@ -1,0 +1,689 @@
+//! Property tests: the invariants every generated map must keep, checked on
+//! many random parameter sets drawn by a small hand-rolled generator
+//! (SplitMix64, fixed seeds, so every run checks the same cases and a failure
+//! names the case that broke).
+//!
+//! Invariants: the size asked for; an intact wall border; rooms inside the
+//! border that never overlap and keep a wall between them; every map passes
+//! `reach::check`; exactly one `@` and one `>`, the items asked for on
+//! distinct cells holding their bytes; caves carve exactly
+//! `round(fill * interior)` cells, all connected.
+
+use map::generate::{generate, Level, Params, DEFAULT_ITEMS, DEFAULT_ROOMS};
+use map::grid::{Grid, Pos, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
+use map::options::{Arg, MAX_CELLS, MAX_ROOMS, MAX_SEED};
+use map::reach::{self, Unreachable, UNREACHED};
+use map::rooms::{MAX_ROOM_HEIGHT, MAX_ROOM_WIDTH, MIN_ROOM_HEIGHT, MIN_ROOM_WIDTH};
+
+/// SplitMix64: enough randomness for choosing test cases, no dependency.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform-enough integer in `lo..=hi`.
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        let span = (i128::from(hi) - i128::from(lo) + 1) as u128;
+        (i128::from(lo) + (u128::from(self.next()) % span) as i128) as i64
+    }
+
+    fn size(&mut self, lo: usize, hi: usize) -> usize {
+        self.range(lo as i64, hi as i64) as usize
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    fn pick<T: Copy>(&mut self, options: &[T]) -> T {
+        options[self.next() as usize % options.len()]
+    }
+
+    /// A seed: mostly anywhere in `-2^53..=2^53`, often an extreme one,
+    /// sometimes given as an integral float.
+    fn seed(&mut self) -> Arg<'static> {
+        let seed = if self.chance(30) {
+            self.pick(&[MAX_SEED, -MAX_SEED, MAX_SEED - 1, -MAX_SEED + 1, 0, 1, -1])
+        } else {
+            self.range(-MAX_SEED, MAX_SEED)
+        };
+        if self.chance(20) {
+            Arg::Float(seed as f64)
+        } else {
+            Arg::Int(seed)
+        }
+    }
+}
+
+/// What a valid request must produce.
+struct Expect {
+    width: usize,
+    height: usize,
+    seed: Option<i64>,
+    items: usize,
+    /// Rooms wanted (rooms maps) or cells to carve (caves).
+    rooms: usize,
+    carve: usize,
+}
+
+fn is_cave(level: &Level) -> bool {
+    level.algorithm == "cave"
+}
+
+/// Every invariant of a generated level; `case` names it in failures.
+fn check(level: &Level, x: &Expect, case: &str) {
+    let g = &level.grid;
+    let (w, h) = (x.width, x.height);
+    assert_eq!((g.width(), g.height()), (w, h), "{case}: dimensions");
+    assert_eq!(g.cells().len(), w * h, "{case}: cell count");
+    assert_eq!(g.render().len(), w * h + h - 1, "{case}: render length");
+    match x.seed {
+        Some(seed) => assert_eq!(level.seed, seed, "{case}: seed"),
+        None => assert!((0..MAX_SEED).contains(&level.seed), "{case}: fresh seed"),
+    }
+
+    // The border is wall all round.
+    for i in 0..g.cells().len() {
+        let p = g.pos(i);
+        if p.x == 1 || p.y == 1 || p.x == w || p.y == h {
+            assert_eq!(g.cells()[i], WALL, "{case}: border broken at {p:?}");
+        }
+    }
+
+    // One @, one >, the items on distinct cells; nothing else but wall and floor.
+    let count = |c: u8| g.cells().iter().filter(|&&v| v == c).count();
+    assert_eq!(count(PLAYER), 1, "{case}: @ count");
+    assert_eq!(count(STAIRS), 1, "{case}: > count");
+    assert_eq!(g.get(level.player), PLAYER, "{case}: @ position");
+    assert_eq!(g.get(level.stairs), STAIRS, "{case}: > position");
+    assert_eq!(level.items.len(), x.items, "{case}: item count");
+    let mut spots: Vec<usize> = level.items.iter().map(|i| g.index(i.pos)).collect();
+    spots.sort_unstable();
+    spots.dedup();
+    assert_eq!(spots.len(), x.items, "{case}: items stacked");
+    for item in &level.items {
+        assert!(item.kind == GOLD || item.kind == POTION, "{case}: {item:?}");
+        assert_eq!(
+            g.get(item.pos),
+            item.kind,
+            "{case}: {item:?} not on the map"
+        );
+    }
+    let kinds = |c: u8| level.items.iter().filter(|i| i.kind == c).count();
+    assert_eq!(count(GOLD), kinds(GOLD), "{case}: $ cells");
+    assert_eq!(count(POTION), kinds(POTION), "{case}: ! cells");
+    let known = count(WALL) + count(FLOOR) + 2 + x.items;
+    assert_eq!(known, w * h, "{case}: unexpected cell bytes");
+
+    assert_eq!(reach::check(g), Ok(()), "{case}: not reachable");
+
+    if is_cave(level) {
+        check_cave(level, x, case);
+    } else {
+        check_rooms(level, x, case);
+    }
+}
+
+fn check_rooms(level: &Level, x: &Expect, case: &str) {
+    let (g, rooms) = (&level.grid, &level.rooms);
+    assert!(
+        (1..=x.rooms).contains(&rooms.len()),
+        "{case}: {} rooms",
+        rooms.len()
+    );
+    for (i, r) in rooms.iter().enumerate() {
+        assert!(
+            (MIN_ROOM_WIDTH..=MAX_ROOM_WIDTH).contains(&r.w)
+                && (MIN_ROOM_HEIGHT..=MAX_ROOM_HEIGHT).contains(&r.h),
+            "{case}: room size {r:?}"
+        );
+        // Floor from x to x+w-1: inside the border means x >= 2, x+w-1 <= width-1.
+        assert!(
+            r.x >= 2 && r.x + r.w <= x.width && r.y >= 2 && r.y + r.h <= x.height,
+            "{case}: {r:?} crosses the border"
+        );
+        assert!(
+            r.cells().all(|p| g.get(p) != WALL),
+            "{case}: {r:?} not carved"
+        );
+        for other in &rooms[i + 1..] {
+            // A wall between: a gap of at least one column or one row.
+            let apart = r.x + r.w < other.x
+                || other.x + other.w < r.x
+                || r.y + r.h < other.y
+                || other.y + other.h < r.y;
+            assert!(apart, "{case}: {r:?} and {other:?} overlap or touch");
+        }
+    }
+    let first = rooms[0];
+    let centre = Pos {
+        x: first.x + (first.w - 1) / 2,
+        y: first.y + (first.h - 1) / 2,
+    };
+    assert_eq!(
+        level.player, centre,
+        "{case}: @ not at the first room's centre"
+    );
+    let last = rooms[rooms.len() - 1];
+    assert!(
+        last.cells().any(|p| p == level.stairs),
+        "{case}: > not in the last room"
+    );
+}
+
+fn check_cave(level: &Level, x: &Expect, case: &str) {
+    let g = &level.grid;
+    assert!(level.rooms.is_empty(), "{case}: a cave with rooms");
+    let open = g.cells().iter().filter(|&&c| c != WALL).count();
+    assert_eq!(open, x.carve, "{case}: carved count");
+    let centre = Pos {
+        x: x.width.div_ceil(2),
+        y: x.height.div_ceil(2),
+    };
+    assert_eq!(level.player, centre, "{case}: @ not at the centre");
+    let dist = reach::distances(g, level.player);
+    let stairs = dist[g.index(level.stairs)];
+    for (i, &c) in g.cells().iter().enumerate() {
+        if c != WALL {
+            assert_ne!(dist[i], UNREACHED, "{case}: {:?} cut off", g.pos(i));
+            assert!(dist[i] <= stairs, "{case}: {:?} beyond >", g.pos(i));
+        }
+    }
+}
+
+/// `round(fill * interior)`, halves rounded up.
+fn carve_target(width: usize, height: usize, fill: f64) -> usize {
+    (fill * ((width - 2) * (height - 2)) as f64).round() as usize
+}
+
+fn seed_of(arg: Arg) -> Option<i64> {
+    match arg {
+        Arg::Int(i) => Some(i),
+        Arg::Float(f) => Some(f as i64),
+        _ => None,
+    }
+}
+
+/// A random rooms request: sizes from minimal and narrow to large.
+fn rooms_case(gen: &mut Gen) -> (Params<'static>, usize, usize) {
+    let (width, height) = match gen.next() % 10 {
+        0 => (6, 5),
+        1 => (gen.size(6, 7), gen.size(5, 200)),
+        2 => (gen.size(6, 300), gen.size(5, 6)),
+        3 => (gen.size(6, 200), gen.size(5, 100)),
+        _ => (gen.size(6, 80), gen.size(5, 40)),
+    };
+    // Many rooms cost `10 * rooms` placement attempts: only on small maps,
+    // and now and then, to keep this test fast in a debug build.
+    let crowded = width * height <= 1500 && gen.chance(1);
+    let rooms = match gen.next() % 4 {
+        _ if crowded && gen.chance(50) => Arg::Int(MAX_ROOMS),
+        _ if crowded => Arg::Int(gen.range(41, MAX_ROOMS)),
+        0 => Arg::Missing,
+        1 => Arg::Int(1),
+        _ => Arg::Int(gen.range(1, 40)),
+    };
+    let params = Params {
+        width: Arg::Int(width as i64),
+        height: Arg::Int(height as i64),
+        seed: if gen.chance(5) {
+            Arg::Missing
+        } else {
+            gen.seed()
+        },
+        algorithm: if gen.chance(50) {
+            Arg::Str(b"rooms")
+        } else {
+            Arg::Missing
+        },
+        rooms,
+        // Any room holds 12 cells or more: 10 items always fit beside @ and >.
+        items: match gen.next() % 4 {
+            0 => Arg::Missing,
+            1 => Arg::Int(gen.range(0, 10)),
+            2 => Arg::Int(gen.range(0, 200)),
+            _ => Arg::Float(gen.range(0, 10) as f64),
+        },
+        ..Params::default()
+    };
+    (params, width, height)
+}
+
+fn int(arg: Arg, default: i64) -> usize {
+    match arg {
+        Arg::Missing => default as usize,
+        Arg::Int(i) => i as usize,
+        Arg::Float(f) => f as usize,
+        other => panic!("not an integer: {other:?}"),
+    }
+}
+
+#[test]
+fn rooms_maps_keep_their_invariants() {
+    let mut gen = Gen(0x5eed_0001);
+    for n in 0..1500 {
+        let (params, width, height) = rooms_case(&mut gen);
+        let case = format!("case {n}: {params:?}");
+        let x = Expect {
+            width,
+            height,
+            seed: seed_of(params.seed),
+            items: int(params.items, DEFAULT_ITEMS),
+            rooms: int(params.rooms, DEFAULT_ROOMS),
+            carve: 0,
+        };
+        match generate(&params) {
+            Ok(level) => {
+                check(&level, &x, &case);
+                // The same seed makes the same level.
+                let mut again = params;
+                again.seed = Arg::Int(level.seed);
+                assert_eq!(
+                    generate(&again).as_ref(),
+                    Ok(&level),
+                    "{case}: not repeatable"
+                );
+            }
+            Err(e) => {
+                // Only more items than free floor: then the same map without
+                // items must indeed have fewer free cells than asked.
+                assert!(x.items > 10, "{case}: refused: {e}");
+                assert!(
+                    e.starts_with(&format!("cannot place {} items", x.items)),
+                    "{case}: {e}"
+                );
+                if x.seed.is_some() {
+                    let mut bare = params;
+                    bare.items = Arg::Int(0);
+                    let level = generate(&bare).expect("the same map without items");
+                    let free = level.grid.cells().iter().filter(|&&c| c == FLOOR).count();
+                    assert!(free < x.items, "{case}: {free} free cells, yet refused");
+                }
+            }
+        }
+    }
+}
+
+/// A random cave request: sizes from minimal and narrow to large.
+fn cave_case(gen: &mut Gen) -> (Params<'static>, usize, usize, f64) {
+    let (width, height) = match gen.next() % 10 {
+        0 => gen.pick(&[(3, 4), (4, 3), (4, 4), (3, 3), (5, 3), (3, 5)]),
+        1 => (gen.size(3, 4), gen.size(3, 300)),
+        2 => (gen.size(3, 300), gen.size(3, 4)),
+        3 => (gen.size(3, 160), gen.size(3, 100)),
+        _ => (gen.size(3, 60), gen.size(3, 40)),
+    };
+    let (fill_arg, fill) = match gen.next() % 6 {
+        0 => (Arg::Missing, 0.5),
+        1 => (Arg::Int(1), 1.0),
+        2 => (Arg::Float(1.0), 1.0),
+        3 => {
+            let f = gen.range(1, 1000) as f64 / 1000.0;
+            (Arg::Float(f), f)
+        }
+        _ => {
+            let f = gen.range(1, 100) as f64 / 100.0;
+            (Arg::Float(f), f)
+        }
+    };
+    let max_frontier = match gen.next() % 5 {
+        0 => Arg::Int(1),
+        1 => Arg::Int(gen.range(1, 8)),
+        2 => Arg::Int(MAX_CELLS as i64),
+        3 => Arg::Int(gen.range(1, 500)),
+        _ => Arg::Missing,
+    };
+    let params = Params {
+        width: Arg::Int(width as i64),
+        height: Arg::Int(height as i64),
+        seed: if gen.chance(5) {
+            Arg::Missing
+        } else {
+            gen.seed()
+        },
+        algorithm: Arg::Str(b"cave"),
+        fill: fill_arg,
+        max_frontier,
+        ..Params::default()
+    };
+    (params, width, height, fill)
+}
+
+#[test]
+fn caves_keep_their_invariants() {
+    let mut gen = Gen(0x5eed_0002);
+    for n in 0..1500 {
+        let (mut params, width, height, fill) = cave_case(&mut gen);
+        let target = carve_target(width, height, fill);
+        // Items: any number up to the free cells (all cells but @ and >),
+        // and now and then one too many.
+        let free = target.saturating_sub(2);
+        let items = match gen.next() % 4 {
+            0 => DEFAULT_ITEMS as usize,
+            1 => free + 1,
+            2 => free,
+            _ => gen.size(0, free.min(30)),
+        };
+        params.items = Arg::Int(items as i64);
+        let case = format!("case {n}: {params:?}");
+        let result = generate(&params);
+        if target < 2 {
+            let e = result.expect_err(&case);
+            assert!(e.contains("@ and > need at least 2"), "{case}: {e}");
+            continue;
+        }
+        if items > free {
+            let e = result.expect_err(&case);
+            assert!(
+                e.starts_with(&format!("cannot place {items} items: only {free} free")),
+                "{case}: {e}"
+            );
+            continue;
+        }
+        let level = result.unwrap_or_else(|e| panic!("{case}: refused: {e}"));
+        let x = Expect {
+            width,
+            height,
+            seed: seed_of(params.seed),
+            items,
+            rooms: 0,
+            carve: target,
+        };
+        check(&level, &x, &case);
+        let mut again = params;
+        again.seed = Arg::Int(level.seed);
+        assert_eq!(
+            generate(&again).as_ref(),
+            Ok(&level),
+            "{case}: not repeatable"
+        );
+    }
+}
+
+#[test]
+fn minimal_and_narrow_maps_on_many_seeds() {
+    let mut gen = Gen(0x5eed_0003);
+    for n in 0..300 {
+        let seed = gen.seed();
+        for (w, h) in [(6, 5), (7, 5), (6, 6), (6, 60), (120, 5)] {
+            let params = Params {
+                width: Arg::Int(w),
+                height: Arg::Int(h),
+                seed,
+                items: Arg::Int(10),
+                ..Params::default()
+            };
+            let level = generate(&params).unwrap_or_else(|e| panic!("{params:?}: {e}"));
+            let x = Expect {
+                width: w as usize,
+                height: h as usize,
+                seed: seed_of(seed),
+                items: 10,
+                rooms: DEFAULT_ROOMS as usize,
+                carve: 0,
+            };
+            check(&level, &x, &format!("rooms {n} {w}x{h}"));
+        }
+        for (w, h) in [(3, 4), (4, 3), (3, 60), (60, 3), (4, 4), (5, 5)] {
+            let params = Params {
+                width: Arg::Int(w),
+                height: Arg::Int(h),
+                seed,
+                algorithm: Arg::Str(b"cave"),
+                fill: Arg::Int(1),
+                items: Arg::Int(0),
+                max_frontier: Arg::Int(gen.range(1, 4)),
+                ..Params::default()
+            };
+            let level = generate(&params).unwrap_or_else(|e| panic!("{params:?}: {e}"));
+            let x = Expect {
+                width: w as usize,
+                height: h as usize,
+                seed: seed_of(seed),
+                items: 0,
+                rooms: 0,
+                carve: (w as usize - 2) * (h as usize - 2),
+            };
+            check(&level, &x, &format!("cave {n} {w}x{h}"));
+        }
+    }
+}
+
+#[test]
+fn the_most_rooms_on_the_smallest_maps() {
+    for (w, h, seed) in [(6, 5, 1), (6, 12, 2), (30, 10, -MAX_SEED)] {
+        let params = Params {
+            width: Arg::Int(w),
+            height: Arg::Int(h),
+            seed: Arg::Int(seed),
+            rooms: Arg::Int(MAX_ROOMS),
+            items: Arg::Int(10),
+            ..Params::default()
+        };
+        let level = generate(&params).unwrap_or_else(|e| panic!("{params:?}: {e}"));
+        let x = Expect {
+            width: w as usize,
+            height: h as usize,
+            seed: Some(seed),
+            items: 10,
+            rooms: MAX_ROOMS as usize,
+            carve: 0,
+        };
+        check(&level, &x, &format!("{params:?}"));
+    }
+}
+
+#[test]
+fn extreme_seeds_work_and_integral_floats_are_the_same_seed() {
+    for seed in [MAX_SEED, -MAX_SEED, MAX_SEED - 1, -MAX_SEED + 1, 0, 1, -1] {
+        for algorithm in [&b"rooms"[..], b"cave"] {
+            let params = |seed| Params {
+                width: Arg::Int(40),
+                height: Arg::Int(20),
+                seed,
+                algorithm: Arg::Str(algorithm),
+                ..Params::default()
+            };
+            let level = generate(&params(Arg::Int(seed))).unwrap();
+            assert_eq!(level.seed, seed);
+            let as_float = generate(&params(Arg::Float(seed as f64))).unwrap();
+            assert_eq!(level, as_float, "seed {seed} as a float");
+            let x = Expect {
+                width: 40,
+                height: 20,
+                seed: Some(seed),
+                items: DEFAULT_ITEMS as usize,
+                rooms: DEFAULT_ROOMS as usize,
+                carve: carve_target(40, 20, 0.5),
+            };
+            check(&level, &x, &format!("seed {seed}"));
+        }
+    }
+    // One past the range either way is refused.
+    for seed in [MAX_SEED + 1, -MAX_SEED - 1, i64::MAX, i64::MIN] {
+        let params = Params {
+            width: Arg::Int(40),
+            height: Arg::Int(20),
+            seed: Arg::Int(seed),
+            ..Params::default()
+        };
+        assert!(generate(&params).unwrap_err().starts_with("seed must be"));
+    }
+}
+
+/// Hostile arguments: any mix of values, every outcome an `Ok` that keeps the
+/// invariants or an `Err` with a message, never a panic.
+#[test]
+fn hostile_arguments_never_panic() {
+    let mut gen = Gen(0x5eed_0004);
+    let values = |gen: &mut Gen| -> Arg<'static> {
+        match gen.next() % 10 {
+            0 => Arg::Missing,
+            1 => Arg::Int(gen.next() as i64),
+            2 => Arg::Int(gen.range(-2, 40)),
+            3 => Arg::Float(f64::from_bits(gen.next())),
+            4 => gen.pick(&[
+                Arg::Float(f64::NAN),
+                Arg::Float(f64::INFINITY),
+                Arg::Float(f64::NEG_INFINITY),
+                Arg::Float(-0.0),
+                Arg::Float(0.5),
+                Arg::Float(2f64.powi(63)),
+                Arg::Float(1e300),
+            ]),
+            5 => Arg::Float(gen.range(0, 40) as f64 / 4.0),
+            6 => gen.pick(&[
+                Arg::Str(b"rooms"),
+                Arg::Str(b"cave"),
+                Arg::Str(b"12"),
+                Arg::Str(b""),
+            ]),
+            7 => Arg::Other("table"),
+            _ => Arg::Int(gen.range(0, 60)),
+        }
+    };
+    let mut ok = 0;
+    for n in 0..3000 {
+        let mut params = Params::default();
+        for _ in 0..gen.range(0, 9) {
+            let key = gen.pick(&[
+                &b"width"[..],
+                b"height",
+                b"seed",
+                b"algorithm",
+                b"rooms",
+                b"items",
+                b"fill",
+                b"max_frontier",
+                b"colour",
+            ]);
+            let value = values(&mut gen);
+            if let Err(e) = params.set(key, value) {
+                assert!(e.starts_with("unknown option \"colour\""), "{e}");
+            }
+        }
+        // Keep valid sizes small: this is about arguments, not big maps.
+        let small = |a: Arg| match a {
+            Arg::Int(i) => i.unsigned_abs() <= 100,
+            Arg::Float(f) => f.is_nan() || f.abs() <= 100.0,
+            _ => true,
+        };
+        if !small(params.width) || !small(params.height) {
+            continue;
+        }
+        match generate(&params) {
+            Ok(level) => {
+                ok += 1;
+                let g = &level.grid;
+                assert_eq!(g.width(), int(params.width, 0), "case {n}");
+                assert_eq!(g.height(), int(params.height, 0), "case {n}");
+                assert_eq!(reach::check(g), Ok(()), "case {n}: {params:?}");
+                assert_eq!(
+                    g.cells().iter().filter(|&&c| c == PLAYER).count(),
+                    1,
+                    "case {n}: {params:?}"
+                );
+            }
+            Err(e) => assert!(!e.is_empty() && !e.contains("internal"), "{e}"),
+        }
+    }
+    assert!(ok > 0, "no hostile case produced a map");
+}
+
+/// The reachability check against a plain depth-first search, on random
+/// hand-made grids.
+#[test]
+fn reachability_matches_a_reference_search() {
+    let mut gen = Gen(0x5eed_0005);
+    let mut cut = 0;
+    for n in 0..3000 {
+        let (w, h) = (gen.size(1, 30), gen.size(1, 30));
+        let walls = gen.range(0, 100) as u64;
+        let palette = [FLOOR, GOLD, POTION, STAIRS, PLAYER, b'x'];
+        let cells: Vec<u8> = (0..w * h)
+            .map(|_| {
+                if gen.chance(walls) {
+                    WALL
+                } else if gen.chance(85) {
+                    FLOOR
+                } else {
+                    gen.pick(&palette)
+                }
+            })
+            .collect();
+        let g = Grid::from_cells(w, h, cells);
+        let got = reach::check(&g);
+        assert_eq!(got, reference(&g), "case {n}: {w}x{h}");
+        cut += usize::from(matches!(got, Err(Unreachable::Cut { .. })));
+        // Distances from a random cell: 0 there, one more per step.
+        let start = Pos {
+            x: gen.size(1, w),
+            y: gen.size(1, h),
+        };
+        let dist = reach::distances(&g, start);
+        assert_eq!(dist[g.index(start)], 0);
+        for i in 0..dist.len() {
+            if dist[i] != UNREACHED && i != g.index(start) {
+                assert_ne!(g.cells()[i], WALL);
+                let p = g.pos(i);
+                let nearer = [(0, 1), (2, 1), (1, 0), (1, 2)].iter().any(|&(dx, dy)| {
+                    let q = Pos {
+                        x: (p.x + dx).wrapping_sub(1),
+                        y: (p.y + dy).wrapping_sub(1),
+                    };
+                    g.contains(q) && dist[g.index(q)] == dist[i] - 1
+                });
+                assert!(
+                    nearer,
+                    "case {n}: {p:?} at {} has no nearer neighbour",
+                    dist[i]
+                );
+            }
+        }
+    }
+    assert!(cut > 100, "too few cut maps: {cut}");
+}
+
+fn reference(g: &Grid) -> Result<(), Unreachable> {
+    let (w, h, cells) = (g.width(), g.height(), g.cells());
+    let start = cells
+        .iter()
+        .position(|&c| c == PLAYER)
+        .ok_or(Unreachable::NoPlayer)?;
+    let mut seen = vec![false; cells.len()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    while let Some(i) = stack.pop() {
+        let (x, y) = (i % w, i / w);
+        let next = [
+            (x > 0).then(|| i - 1),
+            (x + 1 < w).then(|| i + 1),
+            (y > 0).then(|| i - w),
+            (y + 1 < h).then(|| i + w),
+        ];
+        for j in next.into_iter().flatten() {
+            if !seen[j] && cells[j] != WALL {
+                seen[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    let targets: Vec<(u8, Pos)> = (0..cells.len())
+        .filter(|&i| matches!(cells[i], STAIRS | GOLD | POTION) && !seen[i])
+        .map(|i| (cells[i], g.pos(i)))
+        .collect();
+    if targets.is_empty() {
+        Ok(())
+    } else {
+        Err(Unreachable::Cut {
+            player: g.pos(start),
+            targets,
+        })
+    }
+}
