@@ -10,7 +10,7 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   make gcc pkg-config ca-certificates \
   lua5.4 liblua5.4-dev luajit2 libluajit2-5.1-dev \
-  lua-busted lua-check lua-dkjson curl \
+  lua-busted lua-check lua-dkjson curl wrk \
   nginx-light libnginx-mod-http-lua >/dev/null
 
 # busted pulls in Lua 5.1 and makes it `lua`; the module is built for Lua 5.4
