@@ -5,6 +5,7 @@
 -- the same, including once LuaJIT has compiled the loops.
 local map = require "map"
 local json = require "dkjson"
+local from_text = require("spec.support").from_text
 
 local unpack = table.unpack or unpack
 
@@ -23,16 +24,6 @@ local function keys(t)
   return table.concat(out, " ")
 end
 
--- A map as plain rows, from its text.
-local function from_text(text)
-  local m = {}
-  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
-    local row = {}
-    for x = 1, #line do row[x] = line:sub(x, x) end
-    m[#m + 1] = row
-  end
-  return m
-end
 
 describe("tables built by the module", function()
   it("generate matches generate_json field for field, rooms and caves", function()

@@ -2,7 +2,7 @@
 local map = require "map"
 local support = require "spec.support"
 
-local read_file, cli = support.read_file, support.cli
+local read_file, cli, from_text = support.read_file, support.cli, support.from_text
 local unpack = table.unpack or unpack
 
 -- Golden renders, one file per case: spec/golden/<algorithm>-<w>x<h>-<seed>.txt.
@@ -24,15 +24,6 @@ local function count(m, wanted)
   return n
 end
 
-local function from_text(text)
-  local m = {}
-  for line in text:gmatch("[^\n]+") do
-    local row = {}
-    for cell in line:gmatch(".") do row[#row + 1] = cell end
-    m[#m + 1] = row
-  end
-  return m
-end
 
 
 describe("new_map", function()
@@ -270,7 +261,8 @@ describe("main.lua", function()
   it("defaults to 60x20", function()
     local out, _, code = cli()
     assert.are.equal(0, code)
-    local m = from_text(out)
+    assert.are.equal("\n", out:sub(-1))
+    local m = from_text(out:sub(1, -2))
     assert.are.same({ 20, 60 }, { #m, #m[1] })
   end)
 

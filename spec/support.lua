@@ -14,6 +14,17 @@ function M.shell_quote(s)
   return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
 end
 
+-- A map as plain rows of one-character cells, from its text.
+function M.from_text(text)
+  local m = {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    local row = {}
+    for x = 1, #line do row[x] = line:sub(x, x) end
+    m[#m + 1] = row
+  end
+  return m
+end
+
 -- Runs lua/main.lua with these arguments and the module this process loaded,
 -- under the same interpreter. Returns stdout, stderr and the exit code.
 function M.cli(...)
