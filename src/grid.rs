@@ -92,6 +92,15 @@ impl Grid {
         self.cells[index] = cell;
     }
 
+    /// Sets every cell of the `w` by `h` rectangle whose top-left is `p`,
+    /// a row slice at a time.
+    pub fn fill(&mut self, p: Pos, w: usize, h: usize, cell: u8) {
+        for y in p.y..p.y + h {
+            let start = self.index(Pos { x: p.x, y });
+            self.cells[start..start + w].fill(cell);
+        }
+    }
+
     pub fn set(&mut self, p: Pos, cell: u8) {
         let i = self.index(p);
         self.cells[i] = cell;

@@ -69,7 +69,15 @@ pub fn carve(grid: &mut Grid, wanted: usize, rng: &mut Rng) -> Vec<Room> {
             has_space(grid, &room)
         };
         if fits {
-            room.cells().for_each(|p| grid.set(p, FLOOR));
+            grid.fill(
+                Pos {
+                    x: room.x,
+                    y: room.y,
+                },
+                room.w,
+                room.h,
+                FLOOR,
+            );
             rooms.push(room);
         }
     }
@@ -109,11 +117,16 @@ fn corridor(grid: &mut Grid, a: Pos, b: Pos, rng: &mut Rng) {
 
 /// Carves a straight horizontal or vertical line, both ends included.
 fn carve_line(grid: &mut Grid, a: Pos, b: Pos) {
-    for y in a.y.min(b.y)..=a.y.max(b.y) {
-        for x in a.x.min(b.x)..=a.x.max(b.x) {
-            grid.set(Pos { x, y }, FLOOR);
-        }
-    }
+    let top_left = Pos {
+        x: a.x.min(b.x),
+        y: a.y.min(b.y),
+    };
+    grid.fill(
+        top_left,
+        a.x.abs_diff(b.x) + 1,
+        a.y.abs_diff(b.y) + 1,
+        FLOOR,
+    );
 }
 
 #[cfg(test)]
