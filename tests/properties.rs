@@ -72,6 +72,36 @@ struct Expect {
     carve: usize,
 }
 
+impl Expect {
+    /// What the valid request `params` must produce, its defaults filled in.
+    fn of(params: &Params) -> Expect {
+        let (width, height) = (int(params.width, 0), int(params.height, 0));
+        let cave = params.algorithm == Arg::Str(b"cave");
+        let fill = match params.fill {
+            Arg::Missing => 0.5,
+            Arg::Int(i) => i as f64,
+            Arg::Float(f) => f,
+            other => panic!("not a fill: {other:?}"),
+        };
+        Expect {
+            width,
+            height,
+            seed: seed_of(params.seed),
+            items: int(params.items, DEFAULT_ITEMS),
+            rooms: if cave {
+                0
+            } else {
+                int(params.rooms, DEFAULT_ROOMS)
+            },
+            carve: if cave {
+                carve_target(width, height, fill)
+            } else {
+                0
+            },
+        }
+    }
+}
+
 fn is_cave(level: &Level) -> bool {
     level.algorithm == "cave"
 }
@@ -211,7 +241,7 @@ fn seed_of(arg: Arg) -> Option<i64> {
 }
 
 /// A random rooms request: sizes from minimal and narrow to large.
-fn rooms_case(gen: &mut Gen) -> (Params<'static>, usize, usize) {
+fn rooms_case(gen: &mut Gen) -> Params<'static> {
     let (width, height) = match gen.next() % 10 {
         0 => (6, 5),
         1 => (gen.size(6, 7), gen.size(5, 200)),
@@ -229,7 +259,7 @@ fn rooms_case(gen: &mut Gen) -> (Params<'static>, usize, usize) {
         1 => Arg::Int(1),
         _ => Arg::Int(gen.range(1, 40)),
     };
-    let params = Params {
+    Params {
         width: Arg::Int(width as i64),
         height: Arg::Int(height as i64),
         seed: if gen.chance(5) {
@@ -251,8 +281,7 @@ fn rooms_case(gen: &mut Gen) -> (Params<'static>, usize, usize) {
             _ => Arg::Float(gen.range(0, 10) as f64),
         },
         ..Params::default()
-    };
-    (params, width, height)
+    }
 }
 
 fn int(arg: Arg, default: i64) -> usize {
@@ -268,16 +297,9 @@ fn int(arg: Arg, default: i64) -> usize {
 fn rooms_maps_keep_their_invariants() {
     let mut gen = Gen(0x5eed_0001);
     for n in 0..1500 {
-        let (params, width, height) = rooms_case(&mut gen);
+        let params = rooms_case(&mut gen);
         let case = format!("case {n}: {params:?}");
-        let x = Expect {
-            width,
-            height,
-            seed: seed_of(params.seed),
-            items: int(params.items, DEFAULT_ITEMS),
-            rooms: int(params.rooms, DEFAULT_ROOMS),
-            carve: 0,
-        };
+        let x = Expect::of(&params);
         match generate(&params) {
             Ok(level) => {
                 check(&level, &x, &case);
@@ -387,14 +409,7 @@ fn caves_keep_their_invariants() {
             continue;
         }
         let level = result.unwrap_or_else(|e| panic!("{case}: refused: {e}"));
-        let x = Expect {
-            width,
-            height,
-            seed: seed_of(params.seed),
-            items,
-            rooms: 0,
-            carve: target,
-        };
+        let x = Expect::of(&params);
         check(&level, &x, &case);
         let mut again = params;
         again.seed = Arg::Int(level.seed);
@@ -420,14 +435,7 @@ fn minimal_and_narrow_maps_on_many_seeds() {
                 ..Params::default()
             };
             let level = generate(&params).unwrap_or_else(|e| panic!("{params:?}: {e}"));
-            let x = Expect {
-                width: w as usize,
-                height: h as usize,
-                seed: seed_of(seed),
-                items: 10,
-                rooms: DEFAULT_ROOMS as usize,
-                carve: 0,
-            };
+            let x = Expect::of(&params);
             check(&level, &x, &format!("rooms {n} {w}x{h}"));
         }
         for (w, h) in [(3, 4), (4, 3), (3, 60), (60, 3), (4, 4), (5, 5)] {
@@ -442,14 +450,7 @@ fn minimal_and_narrow_maps_on_many_seeds() {
                 ..Params::default()
             };
             let level = generate(&params).unwrap_or_else(|e| panic!("{params:?}: {e}"));
-            let x = Expect {
-                width: w as usize,
-                height: h as usize,
-                seed: seed_of(seed),
-                items: 0,
-                rooms: 0,
-                carve: (w as usize - 2) * (h as usize - 2),
-            };
+            let x = Expect::of(&params);
             check(&level, &x, &format!("cave {n} {w}x{h}"));
         }
     }
@@ -467,14 +468,7 @@ fn the_most_rooms_on_the_smallest_maps() {
             ..Params::default()
         };
         let level = generate(&params).unwrap_or_else(|e| panic!("{params:?}: {e}"));
-        let x = Expect {
-            width: w as usize,
-            height: h as usize,
-            seed: Some(seed),
-            items: 10,
-            rooms: MAX_ROOMS as usize,
-            carve: 0,
-        };
+        let x = Expect::of(&params);
         check(&level, &x, &format!("{params:?}"));
     }
 }
@@ -494,14 +488,7 @@ fn extreme_seeds_work_and_integral_floats_are_the_same_seed() {
             assert_eq!(level.seed, seed);
             let as_float = generate(&params(Arg::Float(seed as f64))).unwrap();
             assert_eq!(level, as_float, "seed {seed} as a float");
-            let x = Expect {
-                width: 40,
-                height: 20,
-                seed: Some(seed),
-                items: DEFAULT_ITEMS as usize,
-                rooms: DEFAULT_ROOMS as usize,
-                carve: carve_target(40, 20, 0.5),
-            };
+            let x = Expect::of(&params(Arg::Int(seed)));
             check(&level, &x, &format!("seed {seed}"));
         }
     }
