@@ -32,12 +32,14 @@ describe("tables built by the module", function()
       { { width = 40, height = 30, seed = 3, algorithm = "cave", items = 40 } },
       { { width = 3, height = 5, seed = 2, algorithm = "cave", fill = 1, items = 0 } },
       { { width = 100, height = 50, seed = -9, rooms = 40, items = 200 } },
+      { { width = 80, height = 40, seed = 5, doors = true } },
     }
     for _, args in ipairs(cases) do
       local m = map.generate(unpack(args))
       local v = json.decode(map.generate_json(unpack(args)))
       assert.are.same({ v.width, v.height, v.seed, v.algorithm }, { m.width, m.height, m.seed, m.algorithm })
       assert.are.same(v.rooms, m.rooms)
+      assert.are.same(v.doors, m.doors)
       assert.are.same(v.player, m.player)
       assert.are.same(v.stairs, m.stairs)
       assert.are.same(v.items, m.items)
@@ -48,7 +50,7 @@ describe("tables built by the module", function()
       end
       local fields = {}
       for y = 1, #m do fields[#fields + 1] = tostring(y) end
-      for _, k in ipairs({ "width", "height", "seed", "algorithm", "rooms", "player", "stairs", "items" }) do
+      for _, k in ipairs({ "width", "height", "seed", "algorithm", "rooms", "doors", "player", "stairs", "items" }) do
         fields[#fields + 1] = k
       end
       table.sort(fields)
@@ -56,6 +58,7 @@ describe("tables built by the module", function()
       assert.are.equal("x y", keys(m.player))
       for _, room in ipairs(m.rooms) do assert.are.equal("h w x y", keys(room)) end
       for _, item in ipairs(m.items) do assert.are.equal("kind x y", keys(item)) end
+      for _, door in ipairs(m.doors) do assert.are.equal("x y", keys(door)) end
       assert.is_nil(getmetatable(m))
       assert.is_nil(getmetatable(m[1]))
     end

@@ -8,8 +8,63 @@
 //! stays rock, frontier marks never reach the grid, and a frontier that runs
 //! dry is refilled instead of crashing, so the target is always carved.
 
+use crate::algorithm::{Algorithm, Default, Kind, Layout, OptionSpec, Options};
+use crate::generate::fill_target;
 use crate::grid::{Grid, Pos, FLOOR};
+use crate::options::MAX_CELLS;
 use crate::rng::Rng;
+
+pub const ALGORITHM: Algorithm = Algorithm {
+    name: "cave",
+    doc: "one winding cave grown from the centre (Dighton's frontier growth)",
+    // One interior row or column inside the border.
+    min_width: 3,
+    min_height: 3,
+    options: &[
+        OptionSpec {
+            name: "fill",
+            kind: Kind::Number {
+                min: 0.0,
+                max: 1.0,
+                open_min: true,
+            },
+            default: Default::Number(0.5),
+            doc: "the fraction of the interior to carve",
+        },
+        OptionSpec {
+            name: "max_frontier",
+            kind: Kind::Int {
+                min: 1,
+                max: MAX_CELLS as i64,
+            },
+            default: Default::ShorterSide,
+            doc: "the frontier's soft cap: low values make narrow passages",
+        },
+    ],
+    carve: layout,
+};
+
+/// `round(fill * interior cells)` carved, `@` at the centre where carving
+/// starts; `>` by the shared rule (the farthest floor cell).
+fn layout(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, String> {
+    let (width, height) = (grid.width(), grid.height());
+    let fill = opts.number("fill");
+    let target = fill_target(fill, width, height);
+    if target < 2 {
+        let interior = (width - 2) * (height - 2);
+        return Err(format!(
+            "fill {fill} of the {interior} interior cells of a {width}x{height} cave carves \
+             {target}; @ and > need at least 2"
+        ));
+    }
+    let max_frontier = opts.int("max_frontier") as usize;
+    let player = carve(grid, target, max_frontier, rng).start;
+    Ok(Layout {
+        rooms: Vec::new(),
+        player,
+        stairs: None,
+    })
+}
 
 /// What `carve` did.
 #[derive(Debug)]

@@ -1,60 +1,115 @@
-//! `generate`: from the caller's parameters to a finished level.
+//! `generate`: from the caller's parameters to a finished level. What every
+//! generator shares lives here: checking the options each one declares (see
+//! `algorithm.rs`), then, after it carves, doors, `@`, `>`, items and the
+//! level's metadata.
 
-use crate::cave;
+use crate::algorithm::{self, Algorithm, Default, Kind, Options, Value, LIST};
+use crate::doors;
 use crate::grid::{Grid, Pos, FLOOR, PLAYER, STAIRS, WALL};
-use crate::options::{self, Arg, MAX_CELLS, MAX_ROOMS};
+use crate::options::{self, Arg, MAX_CELLS};
 use crate::place::{self, Item};
 use crate::reach;
 use crate::rng::Rng;
-use crate::rooms::{self, Room};
+use crate::rooms::Room;
 
-/// The smallest map that holds one room inside its wall border.
-pub const MIN_WIDTH: i64 = rooms::MIN_ROOM_WIDTH as i64 + 2;
-pub const MIN_HEIGHT: i64 = rooms::MIN_ROOM_HEIGHT as i64 + 2;
-
-/// The smallest cave map: one interior row or column inside the border.
-pub const MIN_CAVE_SIDE: i64 = 3;
-pub const DEFAULT_FILL: f64 = 0.5;
-
-pub const DEFAULT_ROOMS: i64 = 10;
+/// The option every algorithm takes, checked by the shared code.
+pub const ITEMS: algorithm::OptionSpec = algorithm::OptionSpec {
+    name: "items",
+    kind: Kind::Int {
+        min: 0,
+        max: MAX_CELLS as i64,
+    },
+    default: Default::Int(DEFAULT_ITEMS),
+    doc: "items ($ or !) on distinct floor cells; more than the free floor is an error",
+};
 pub const DEFAULT_ITEMS: i64 = 5;
 
 /// The parameters as given; `Missing` where the caller left one out.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Params<'a> {
     pub width: Arg<'a>,
     pub height: Arg<'a>,
     pub seed: Arg<'a>,
     pub algorithm: Arg<'a>,
-    pub rooms: Arg<'a>,
-    pub items: Arg<'a>,
-    pub fill: Arg<'a>,
-    pub max_frontier: Arg<'a>,
+    /// The algorithms' options given, by name (each name at most once).
+    pub options: Vec<(&'static str, Arg<'a>)>,
+    /// The first (bytewise) of the unknown option names given, if any: the
+    /// error names it whatever order the caller's table is traversed in.
+    pub unknown: Option<&'a [u8]>,
 }
 
 impl<'a> Params<'a> {
-    /// Sets one named option, as from `generate{key = value}`.
-    pub fn set(&mut self, key: &[u8], value: Arg<'a>) -> Result<(), String> {
+    /// `width`, `height` and `seed`, the positional form.
+    pub fn new(width: Arg<'a>, height: Arg<'a>, seed: Arg<'a>) -> Params<'a> {
+        Params {
+            width,
+            height,
+            seed,
+            ..Params::default()
+        }
+    }
+
+    /// The option called `name` as given (`Missing` if it was not).
+    pub fn option(&self, name: &str) -> Arg<'a> {
+        self.options
+            .iter()
+            .find(|&&(n, _)| n == name)
+            .map_or(Arg::Missing, |&(_, a)| a)
+    }
+
+    /// The same parameters with one more option set.
+    pub fn with(mut self, key: &'a [u8], value: Arg<'a>) -> Params<'a> {
+        self.set(key, value);
+        self
+    }
+
+    /// Sets one named option, as from `generate{key = value}`. Unknown names
+    /// are reported by `generate`, after all options are in.
+    pub fn set(&mut self, key: &'a [u8], value: Arg<'a>) {
         let slot = match key {
             b"width" => &mut self.width,
             b"height" => &mut self.height,
             b"seed" => &mut self.seed,
             b"algorithm" => &mut self.algorithm,
-            b"rooms" => &mut self.rooms,
-            b"items" => &mut self.items,
-            b"fill" => &mut self.fill,
-            b"max_frontier" => &mut self.max_frontier,
-            _ => {
-                return Err(format!(
-                    "unknown option {:?} (options: width, height, seed, algorithm, rooms, items, \
-                     fill, max_frontier)",
-                    String::from_utf8_lossy(key)
-                ))
-            }
+            _ => match option_name(key) {
+                Some(name) => {
+                    // nil is as good as absent, as in a Lua table.
+                    self.options.retain(|&(n, _)| n != name);
+                    if value != Arg::Missing {
+                        self.options.push((name, value));
+                    }
+                    return;
+                }
+                None => {
+                    if self.unknown.is_none_or(|u| key < u) {
+                        self.unknown = Some(key);
+                    }
+                    return;
+                }
+            },
         };
         *slot = value;
-        Ok(())
     }
+}
+
+/// The name as the registry spells it, if some algorithm (or the shared
+/// code) takes an option so called.
+fn option_name(key: &[u8]) -> Option<&'static str> {
+    all_options().find(|&n| n.as_bytes() == key)
+}
+
+/// Every option name, in registry order, each once.
+pub fn all_options() -> impl Iterator<Item = &'static str> {
+    let names = LIST
+        .iter()
+        .flat_map(|a| a.options.iter().map(|o| o.name))
+        .chain([ITEMS.name]);
+    let mut seen: Vec<&str> = Vec::new();
+    names.filter(move |n| {
+        let new = !seen.contains(n);
+        seen.push(n);
+        new
+    })
 }
 
 /// A generated map and everything placed on it.
@@ -64,106 +119,171 @@ pub struct Level {
     pub seed: i64,
     pub algorithm: &'static str,
     pub rooms: Vec<Room>,
+    pub doors: Vec<Pos>,
     pub player: Pos,
     pub stairs: Pos,
     pub items: Vec<Item>,
 }
 
 pub fn generate(params: &Params) -> Result<Level, String> {
-    match params.algorithm {
-        Arg::Missing | Arg::Str(b"rooms") => rooms_level(params),
-        Arg::Str(b"cave") => cave_level(params),
-        other => Err(format!(
-            "algorithm must be \"rooms\" or \"cave\", got {other}"
-        )),
-    }
-}
-
-fn rooms_level(params: &Params) -> Result<Level, String> {
-    only_for("cave", "fill", params.fill)?;
-    only_for("cave", "max_frontier", params.max_frontier)?;
-    let (width, height) = options::size(params.width, params.height, MIN_WIDTH, MIN_HEIGHT)?;
-    let seed = options::seed(params.seed)?;
-    let wanted = optional_int("rooms", params.rooms, DEFAULT_ROOMS, 1, MAX_ROOMS)?;
-    let item_count = optional_int("items", params.items, DEFAULT_ITEMS, 0, MAX_CELLS as i64)?;
-
-    let mut rng = Rng::new(seed);
-    let mut grid = Grid::new(width, height, WALL);
-    let rooms = rooms::carve(&mut grid, wanted, &mut rng);
-    let (player, stairs) = player_and_stairs(&mut grid, &rooms, &mut rng);
-    let items = place::items(&mut grid, item_count, &mut rng)?;
-    Ok(Level {
-        grid,
-        seed,
-        algorithm: "rooms",
-        rooms,
-        player,
-        stairs,
-        items,
-    })
-}
-
-/// A cave carving `round(fill * interior cells)` cells (halves round up), `@`
-/// at the centre where it starts, `>` on the floor cell farthest from `@`.
-fn cave_level(params: &Params) -> Result<Level, String> {
-    only_for("rooms", "rooms", params.rooms)?;
-    let (width, height) = options::size(params.width, params.height, MIN_CAVE_SIDE, MIN_CAVE_SIDE)?;
-    let seed = options::seed(params.seed)?;
-    let fill = match params.fill {
-        Arg::Missing => DEFAULT_FILL,
-        Arg::Int(1) => 1.0,
-        Arg::Float(f) if f > 0.0 && f <= 1.0 => f,
-        other => return Err(format!("fill must be a number in (0, 1], got {other}")),
-    };
-    let default_frontier = width.min(height) as i64;
-    let max_frontier = optional_int(
-        "max_frontier",
-        params.max_frontier,
-        default_frontier,
-        1,
-        MAX_CELLS as i64,
-    )?;
-    let item_count = optional_int("items", params.items, DEFAULT_ITEMS, 0, MAX_CELLS as i64)?;
-    let interior = (width - 2) * (height - 2);
-    let target = (fill * interior as f64).round() as usize;
-    if target < 2 {
+    if let Some(key) = params.unknown {
+        let known: Vec<&str> = ["width", "height", "seed", "algorithm"]
+            .into_iter()
+            .chain(all_options())
+            .collect();
         return Err(format!(
-            "fill {fill} of the {interior} interior cells of a {width}x{height} cave carves \
-             {target}; @ and > need at least 2"
+            "unknown option {} (options: {})",
+            options::quoted(key),
+            known.join(", ")
         ));
     }
+    let algorithm = chosen(params.algorithm)?;
+    foreign_options(algorithm, params)?;
+    let (width, height) = options::size(
+        params.width,
+        params.height,
+        algorithm.min_width as i64,
+        algorithm.min_height as i64,
+    )?;
+    let seed = options::seed(params.seed)?;
+    let opts = checked(algorithm, params, width.min(height))?;
+    build(algorithm, width, height, seed, &opts)
+}
 
+/// The algorithm asked for; the first in the list when none is.
+pub fn chosen(arg: Arg) -> Result<&'static Algorithm, String> {
+    match arg {
+        Arg::Missing => Some(LIST[0]),
+        Arg::Str(name) => algorithm::find(name),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        let names: Vec<String> = LIST.iter().map(|a| format!("\"{}\"", a.name)).collect();
+        let (last, rest) = names.split_last().expect("at least one algorithm");
+        format!("algorithm must be {} or {last}, got {arg}", rest.join(", "))
+    })
+}
+
+/// An error naming the first option given (in registry order) that only
+/// other algorithms take.
+fn foreign_options(algorithm: &Algorithm, params: &Params) -> Result<(), String> {
+    let takes = |name: &str| name == ITEMS.name || algorithm.options.iter().any(|o| o.name == name);
+    if let Some(name) =
+        all_options().find(|&n| !takes(n) && params.options.iter().any(|&(g, _)| g == n))
+    {
+        let owners: Vec<String> = LIST
+            .iter()
+            .filter(|a| a.options.iter().any(|o| o.name == name))
+            .map(|a| format!("\"{}\"", a.name))
+            .collect();
+        let s = if owners.len() == 1 { "" } else { "s" };
+        return Err(format!(
+            "option {name} applies only to algorithm{s} {}",
+            and_list(&owners)
+        ));
+    }
+    Ok(())
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(words: &[String]) -> String {
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => String::new(),
+    }
+}
+
+/// The algorithm's options and `items`, in declaration order, each the
+/// value given or its default.
+fn checked(algorithm: &Algorithm, given: &Params, shorter_side: usize) -> Result<Options, String> {
+    let specs = algorithm.options.iter().chain([&ITEMS]);
+    let mut values = Vec::new();
+    for spec in specs {
+        let arg = given.option(spec.name);
+        let value = match arg {
+            Arg::Missing => default_value(spec.default, shorter_side),
+            _ => check(spec.name, spec.kind, arg)?,
+        };
+        values.push((spec.name, value));
+    }
+    Ok(Options::new(values))
+}
+
+fn default_value(default: Default, shorter_side: usize) -> Value {
+    match default {
+        Default::Int(i) => Value::Int(i),
+        Default::Number(x) => Value::Number(x),
+        Default::Bool(b) => Value::Bool(b),
+        Default::ShorterSide => Value::Int(shorter_side as i64),
+    }
+}
+
+/// One given value against its kind, with the message every front end shows.
+fn check(name: &str, kind: Kind, arg: Arg) -> Result<Value, String> {
+    match kind {
+        Kind::Int { min, max } => options::int_in(name, arg, min, max).map(Value::Int),
+        Kind::Number { min, max, open_min } => {
+            let x = match arg {
+                Arg::Int(i) => Some(i as f64),
+                Arg::Float(x) => Some(x),
+                _ => None,
+            };
+            match x {
+                Some(x) if (x > min || (!open_min && x == min)) && x <= max => Ok(Value::Number(x)),
+                _ => {
+                    let open = if open_min { "(" } else { "[" };
+                    Err(format!(
+                        "{name} must be a number in {open}{min}, {max}], got {arg}"
+                    ))
+                }
+            }
+        }
+        Kind::Bool => match arg {
+            Arg::Bool(b) => Ok(Value::Bool(b)),
+            _ => Err(format!("{name} must be a boolean, got {arg}")),
+        },
+    }
+}
+
+/// Carves, then puts doors, `@`, `>` and the items.
+fn build(
+    algorithm: &'static Algorithm,
+    width: usize,
+    height: usize,
+    seed: i64,
+    opts: &Options,
+) -> Result<Level, String> {
     let mut rng = Rng::new(seed);
     let mut grid = Grid::new(width, height, WALL);
-    let player = cave::carve(&mut grid, target, max_frontier, &mut rng).start;
-    let stairs = farthest_floor(&grid, player);
+    let layout = (algorithm.carve)(&mut grid, opts, &mut rng)?;
+    let doors = if opts.flag("doors") {
+        doors::add(&mut grid, &layout.rooms)
+    } else {
+        Vec::new()
+    };
+    let player = layout.player;
+    let stairs = layout
+        .stairs
+        .unwrap_or_else(|| farthest_floor(&grid, player));
     grid.set(player, PLAYER);
     grid.set(stairs, STAIRS);
-    let items = place::items(&mut grid, item_count, &mut rng)?;
+    let items = place::items(&mut grid, opts.int(ITEMS.name) as usize, &mut rng)?;
     Ok(Level {
         grid,
         seed,
-        algorithm: "cave",
-        rooms: Vec::new(),
+        algorithm: algorithm.name,
+        rooms: layout.rooms,
+        doors,
         player,
         stairs,
         items,
     })
-}
-
-/// An error if an option of another algorithm was given.
-fn only_for(algorithm: &str, name: &str, arg: Arg) -> Result<(), String> {
-    match arg {
-        Arg::Missing => Ok(()),
-        _ => Err(format!(
-            "option {name} applies only to algorithm \"{algorithm}\""
-        )),
-    }
 }
 
 /// The floor cell with the longest walk from `from`; the first in row order
 /// on a tie.
-fn farthest_floor(grid: &Grid, from: Pos) -> Pos {
+pub fn farthest_floor(grid: &Grid, from: Pos) -> Pos {
     let dist = reach::distances(grid, from);
     let best = (0..dist.len())
         .filter(|&i| grid.cells()[i] == FLOOR && dist[i] != reach::UNREACHED)
@@ -177,22 +297,10 @@ fn farthest_floor(grid: &Grid, from: Pos) -> Pos {
     grid.pos(best)
 }
 
-fn optional_int(name: &str, arg: Arg, default: i64, min: i64, max: i64) -> Result<usize, String> {
-    match arg {
-        Arg::Missing => Ok(default as usize),
-        _ => options::int_in(name, arg, min, max).map(|n| n as usize),
-    }
-}
-
-/// `@` at the centre of the first room, `>` on a random other cell of the last.
-fn player_and_stairs(grid: &mut Grid, rooms: &[Room], rng: &mut Rng) -> (Pos, Pos) {
-    let (first, last) = (rooms[0], rooms[rooms.len() - 1]);
-    let player = first.centre();
-    let spots: Vec<Pos> = last.cells().filter(|&p| p != player).collect();
-    let stairs = spots[rng.below(spots.len())];
-    grid.set(player, PLAYER);
-    grid.set(stairs, STAIRS);
-    (player, stairs)
+/// The number of cells `fill` of a `width` x `height` map's interior
+/// carves: `round(fill * interior)`, halves up.
+pub fn fill_target(fill: f64, width: usize, height: usize) -> usize {
+    (fill * ((width - 2) * (height - 2)) as f64).round() as usize
 }
 
 #[cfg(test)]
@@ -201,12 +309,7 @@ mod tests {
     use crate::reach;
 
     fn params(width: i64, height: i64, seed: i64) -> Params<'static> {
-        Params {
-            width: Arg::Int(width),
-            height: Arg::Int(height),
-            seed: Arg::Int(seed),
-            ..Params::default()
-        }
+        Params::new(Arg::Int(width), Arg::Int(height), Arg::Int(seed))
     }
 
     #[test]
@@ -254,10 +357,7 @@ mod tests {
 
     #[test]
     fn options_are_checked() {
-        let with = |key: &[u8], value| {
-            let mut p = params(60, 20, 1);
-            p.set(key, value).and_then(|_| generate(&p).map(|_| ()))
-        };
+        let with = |key: &[u8], value| generate(&params(60, 20, 1).with(key, value)).map(|_| ());
         assert_eq!(
             generate(&params(5, 20, 1)).unwrap_err(),
             "width must be an integer >= 6, got 5"
@@ -286,8 +386,7 @@ mod tests {
     #[test]
     fn one_room_maps_still_get_separate_player_and_stairs() {
         for seed in 0..200 {
-            let mut p = params(6, 5, seed);
-            p.items = Arg::Int(10);
+            let p = params(6, 5, seed).with(b"items", Arg::Int(10));
             let level = generate(&p).unwrap();
             assert_eq!(level.rooms.len(), 1);
             assert_ne!(level.player, level.stairs);
@@ -336,10 +435,7 @@ mod tests {
 
     #[test]
     fn cave_options_are_checked() {
-        let with = |key: &[u8], value| {
-            let mut p = cave(80, 50, 1);
-            p.set(key, value).and_then(|_| generate(&p).map(|l| l.grid))
-        };
+        let with = |key: &[u8], value| generate(&cave(80, 50, 1).with(key, value)).map(|l| l.grid);
         let fill_error = "fill must be a number in (0, 1], got";
         for bad in [
             Arg::Float(0.0),
@@ -365,12 +461,10 @@ mod tests {
             with(b"rooms", Arg::Int(3)).unwrap_err(),
             "option rooms applies only to algorithm \"rooms\""
         );
-        let mut rooms = params(60, 20, 1);
-        rooms.fill = Arg::Float(0.3);
-        assert_eq!(
-            generate(&rooms).unwrap_err(),
-            "option fill applies only to algorithm \"cave\""
-        );
+        let rooms = params(60, 20, 1).with(b"fill", Arg::Float(0.3));
+        assert!(generate(&rooms)
+            .unwrap_err()
+            .starts_with("option fill applies only to algorithm"));
         assert!(generate(&cave(3, 3, 1))
             .unwrap_err()
             .contains("@ and > need at least 2"));
@@ -383,11 +477,9 @@ mod tests {
     #[test]
     fn max_frontier_and_fill_change_the_cave() {
         let base = generate(&cave(80, 50, 5)).unwrap().grid;
-        let mut p = cave(80, 50, 5);
-        p.max_frontier = Arg::Int(3);
+        let p = cave(80, 50, 5).with(b"max_frontier", Arg::Int(3));
         assert_ne!(generate(&p).unwrap().grid, base);
-        let mut p = cave(80, 50, 5);
-        p.fill = Arg::Float(0.9);
+        let p = cave(80, 50, 5).with(b"fill", Arg::Float(0.9));
         let dense = generate(&p).unwrap().grid;
         assert_eq!(dense.cells().iter().filter(|&&c| c != WALL).count(), 3370);
     }

@@ -6,6 +6,20 @@ pub const PLAYER: u8 = b'@';
 pub const STAIRS: u8 = b'>';
 pub const GOLD: u8 = b'$';
 pub const POTION: u8 = b'!';
+pub const DOOR: u8 = b'+';
+
+/// A set of cell characters (which block sight, which cannot be entered),
+/// indexed by byte.
+pub type ByteSet = [bool; 256];
+
+/// The set of the bytes in `chars`.
+pub fn byte_set(chars: &[u8]) -> ByteSet {
+    let mut set = [false; 256];
+    for &c in chars {
+        set[c as usize] = true;
+    }
+    set
+}
 
 /// A cell position, 1-based: `x` is the column, `y` the row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ fn pos(p: Pos) -> Value {
     json!({ "x": p.x, "y": p.y })
 }
 
-/// `{"width", "height", "seed", "algorithm", "rooms", "player", "stairs",
+/// `{"width", "height", "seed", "algorithm", "rooms", "doors", "player", "stairs",
 /// "items", "rows"}`, with positions 1-based as in the Lua API.
 pub fn level(level: &Level) -> String {
     let rows: Vec<String> = level
@@ -33,6 +33,7 @@ pub fn level(level: &Level) -> String {
         "seed": level.seed,
         "algorithm": level.algorithm,
         "rooms": rooms,
+        "doors": level.doors.iter().map(|&d| pos(d)).collect::<Vec<Value>>(),
         "player": pos(level.player),
         "stairs": pos(level.stairs),
         "items": items,

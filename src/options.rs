@@ -26,6 +26,7 @@ pub enum Arg<'a> {
     Int(i64),
     Float(f64),
     Str(&'a [u8]),
+    Bool(bool),
     /// Any other value, described by its type name ("table", "boolean", ...).
     Other(&'static str),
 }
@@ -38,14 +39,19 @@ impl fmt::Display for Arg<'_> {
             Arg::Float(x) if x.is_nan() => f.write_str("nan"),
             Arg::Float(x) if x.is_infinite() => f.write_str(if x > 0.0 { "inf" } else { "-inf" }),
             Arg::Float(x) => write!(f, "{x}"),
-            Arg::Str(s) => {
-                let shown = String::from_utf8_lossy(&s[..s.len().min(40)]);
-                let more = if s.len() > 40 { "..." } else { "" };
-                write!(f, "string {:?}", format!("{shown}{more}"))
-            }
+            Arg::Str(s) => write!(f, "string {}", quoted(s)),
+            Arg::Bool(_) => f.write_str("boolean"),
             Arg::Other(type_name) => f.write_str(type_name),
         }
     }
+}
+
+/// `bytes` in double quotes, cut to 40 bytes (then `...`), so that a huge
+/// value never makes a huge message.
+pub fn quoted(bytes: &[u8]) -> String {
+    let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(40)]);
+    let more = if bytes.len() > 40 { "..." } else { "" };
+    format!("{:?}", format!("{shown}{more}"))
 }
 
 impl Arg<'_> {

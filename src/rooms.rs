@@ -1,8 +1,38 @@
 //! The rooms-and-corridors layout: rectangular rooms at random spots, each
 //! joined to the next by an L-shaped corridor.
 
+use crate::algorithm::{Algorithm, Default, Kind, Layout, OptionSpec, Options};
 use crate::grid::{Grid, Pos, FLOOR};
+use crate::options::MAX_ROOMS;
 use crate::rng::Rng;
+
+pub const ALGORITHM: Algorithm = Algorithm {
+    name: "rooms",
+    doc: "rectangular rooms, each joined to the next by an L-shaped corridor",
+    // The smallest map that holds one room inside its wall border.
+    min_width: MIN_ROOM_WIDTH + 2,
+    min_height: MIN_ROOM_HEIGHT + 2,
+    options: &[
+        OptionSpec {
+            name: "rooms",
+            kind: Kind::Int {
+                min: 1,
+                max: MAX_ROOMS,
+            },
+            default: Default::Int(DEFAULT_ROOMS),
+            doc: "rooms wanted; fewer when they do not fit",
+        },
+        OptionSpec {
+            name: "doors",
+            kind: Kind::Bool,
+            default: Default::Bool(false),
+            doc: "put + where a corridor passes through a room's wall",
+        },
+    ],
+    carve: layout,
+};
+
+pub const DEFAULT_ROOMS: i64 = 10;
 
 pub const MIN_ROOM_WIDTH: usize = 4;
 pub const MAX_ROOM_WIDTH: usize = 10;
@@ -48,6 +78,21 @@ impl Room {
             & (self.y <= other.y + other.h)
             & (other.y <= self.y + self.h)
     }
+}
+
+/// The rooms, `@` at the centre of the first, `>` on a random other cell of
+/// the last.
+fn layout(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, String> {
+    let rooms = carve(grid, opts.int("rooms") as usize, rng);
+    let (first, last) = (rooms[0], rooms[rooms.len() - 1]);
+    let player = first.centre();
+    let spots: Vec<Pos> = last.cells().filter(|&p| p != player).collect();
+    let stairs = spots[rng.below(spots.len())];
+    Ok(Layout {
+        rooms,
+        player,
+        stairs: Some(stairs),
+    })
 }
 
 /// Places up to `wanted` rooms on a solid `grid` (at least 6x5), carves them

@@ -17,11 +17,12 @@ fn golden_maps_are_unchanged() {
         let (size, seed) = rest.split_once('-').unwrap();
         let (width, height) = size.split_once('x').unwrap();
         let params = Params {
-            width: Arg::Int(width.parse().unwrap()),
-            height: Arg::Int(height.parse().unwrap()),
-            seed: Arg::Int(seed.parse().unwrap()),
             algorithm: Arg::Str(algorithm.as_bytes()),
-            ..Params::default()
+            ..Params::new(
+                Arg::Int(width.parse().unwrap()),
+                Arg::Int(height.parse().unwrap()),
+                Arg::Int(seed.parse().unwrap()),
+            )
         };
         let level = generate(&params).unwrap();
         assert_eq!(

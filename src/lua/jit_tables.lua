@@ -30,7 +30,8 @@ local new_tab = require("table.new")
 
 local c_new_map, c_render, c_reachable = map.new_map, map.render, map.reachable
 -- (...) -> cells (row-major, one string), width, height, seed, algorithm,
--- and {player x, y, stairs x, y, #rooms, x, y, w, h per room, #items, x, y,
+-- and {player x, y, stairs x, y, #rooms, x, y, w, h per room, #doors, x, y
+-- per door, #items, x, y,
 -- kind byte per item}; raises generate's errors as "map.generate: ...".
 local generate_parts = helpers.generate_parts
 -- (cells, width) -> true, or false and the message, as map.reachable.
@@ -133,7 +134,7 @@ end
 function map.generate(...)
   local cells, w, h, seed, algorithm, f = generate_parts(...)
   -- Built in the order and with the sizes of push_level in src/lua/stack.rs.
-  local m = new_tab(h, 7)
+  local m = new_tab(h, 8)
   split(m, cells, w, h)
   m.width = w
   m.height = h
@@ -147,6 +148,14 @@ function map.generate(...)
     i = i + 4
   end
   m.rooms = rooms
+  i = i + 1
+  n = f[i]
+  local doors = new_tab(n, 0)
+  for d = 1, n do
+    doors[d] = { x = f[i + 1], y = f[i + 2] }
+    i = i + 2
+  end
+  m.doors = doors
   m.player = { x = f[1], y = f[2] }
   m.stairs = { x = f[3], y = f[4] }
   i = i + 1

@@ -22,6 +22,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use mlua::ffi::{self, lua_State};
 use mlua::{Lua, Table};
 
+use crate::algorithm::{self, Algorithm};
 use crate::generate::{self, Level, Params};
 use crate::grid::{Grid, WALL};
 #[cfg(feature = "luajit")]
@@ -33,13 +34,14 @@ use stack::Args;
 #[mlua::lua_module(name = "map", skip_memory_check)]
 fn open(lua: &Lua) -> mlua::Result<Table> {
     let module = lua.create_table()?;
-    let functions: [(&str, ffi::lua_CFunction); 7] = [
+    let functions: [(&str, ffi::lua_CFunction); 8] = [
         ("new_map", new_map),
         ("render", render),
         ("generate", generate),
         ("generate_text", generate_text),
         ("generate_json", generate_json),
         ("reachable", reachable),
+        ("describe", describe),
         ("_panic_probe", panic_probe),
     ];
     for (name, function) in functions {
@@ -48,6 +50,8 @@ fn open(lua: &Lua) -> mlua::Result<Table> {
     }
     module.set("VERSION", env!("CARGO_PKG_VERSION"))?;
     module.set("MAX_CELLS", MAX_CELLS)?;
+    let names = algorithm::LIST.iter().map(|a| a.name);
+    module.set("ALGORITHMS", lua.create_sequence_from(names)?)?;
     #[cfg(feature = "luajit")]
     jit_tables(lua, &module)?;
     Ok(module)
@@ -79,6 +83,7 @@ enum Reply {
     Level(Box<Level>),
     Text(Vec<u8>),
     Reach(Result<(), String>),
+    Description(&'static Algorithm),
     /// The level as `jit_tables.lua` takes it (`stack::push_level_parts`).
     #[cfg(feature = "luajit")]
     Parts(Box<Level>),
@@ -162,14 +167,18 @@ fn level(args: &Args) -> Result<Level, String> {
         args.options(1, Params::set)?
     } else {
         args.at_most(3)?;
-        Params {
-            width: args.get(1),
-            height: args.get(2),
-            seed: args.get(3),
-            ..Params::default()
-        }
+        Params::new(args.get(1), args.get(2), args.get(3))
     };
     generate::generate(&params)
+}
+
+/// `map.describe(name)`: an algorithm's doc, minimum size and options, for
+/// the CLI, the server's form and the README to read.
+unsafe extern "C-unwind" fn describe(state: *mut lua_State) -> c_int {
+    call(state, "map.describe", |args| {
+        args.at_most(1)?;
+        Ok(Reply::Description(generate::chosen(args.get(1))?))
+    })
 }
 
 /// Panics on purpose, so the tests can show that a panic inside the module
@@ -192,6 +201,7 @@ unsafe fn call(
             Reply::Text(text) => stack::push_bytes(state, &text),
             Reply::Reach(Ok(())) => stack::push_true(state),
             Reply::Reach(Err(why)) => stack::push_false_and(state, &why),
+            Reply::Description(algorithm) => stack::push_description(state, algorithm),
             #[cfg(feature = "luajit")]
             Reply::Parts(level) => stack::push_level_parts(state, &level),
         },

@@ -18,7 +18,8 @@ use std::ffi::{c_int, CStr};
 
 use mlua::ffi::{self, lua_State};
 
-use crate::generate::{Level, Params};
+use crate::algorithm::{Algorithm, Default, Kind, OptionSpec};
+use crate::generate::{Level, Params, ITEMS};
 use crate::grid::{Grid, Pos};
 use crate::options::{Arg, MAX_CELLS};
 
@@ -62,7 +63,7 @@ impl Args {
     pub fn options<'a>(
         &'a self,
         index: c_int,
-        set: impl Fn(&mut Params<'a>, &[u8], Arg<'a>) -> Result<(), String>,
+        set: impl Fn(&mut Params<'a>, &'a [u8], Arg<'a>),
     ) -> Result<Params<'a>, String> {
         let mut params = Params::default();
         unsafe {
@@ -72,13 +73,12 @@ impl Args {
                 // Strings stay alive while the options table holds them.
                 let (key, value) = (value(l, -2), value(l, -1));
                 ffi::lua_settop(l, -2);
-                let outcome = match key {
+                match key {
                     Arg::Str(name) => set(&mut params, name, value),
-                    other => Err(format!("option names must be strings, got {other}")),
-                };
-                if let Err(message) = outcome {
-                    ffi::lua_settop(l, -2);
-                    return Err(message);
+                    other => {
+                        ffi::lua_settop(l, -2);
+                        return Err(format!("option names must be strings, got {other}"));
+                    }
                 }
             }
         }
@@ -100,6 +100,7 @@ unsafe fn value<'a>(l: *mut lua_State, index: c_int) -> Arg<'a> {
         }
         ffi::LUA_TNUMBER => Arg::Float(ffi::lua_tonumber(l, index)),
         ffi::LUA_TSTRING => Arg::Str(string(l, index)),
+        ffi::LUA_TBOOLEAN => Arg::Bool(ffi::lua_toboolean(l, index) != 0),
         other => Arg::Other(type_name(l, other)),
     }
 }
@@ -231,7 +232,7 @@ unsafe fn push_rows(l: *mut lua_State, grid: &Grid, fields: c_int) {
 
 pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
     ffi::luaL_checkstack(l, PUSH_SLOTS, c"map: stack overflow".as_ptr());
-    push_rows(l, &level.grid, 7);
+    push_rows(l, &level.grid, 8);
     let map = ffi::lua_gettop(l);
     set_int(l, map, c"width", level.grid.width() as i64);
     set_int(l, map, c"height", level.grid.height() as i64);
@@ -255,6 +256,13 @@ pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
     }
     ffi::lua_setfield(l, map, c"rooms".as_ptr());
 
+    ffi::lua_createtable(l, level.doors.len() as c_int, 0);
+    for (i, &door) in level.doors.iter().enumerate() {
+        push_pos(l, door, 0);
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, map, c"doors".as_ptr());
+
     push_pos(l, level.player, 0);
     ffi::lua_setfield(l, map, c"player".as_ptr());
     push_pos(l, level.stairs, 0);
@@ -274,7 +282,8 @@ pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
 /// LuaJIT only, for `jit_tables.lua`: pushes the cells (row-major, one
 /// string), width, height, seed, algorithm, and one array of integers:
 /// player x, y, stairs x, y, the room count, then x, y, w, h per room, the
-/// item count, then x, y and the kind's byte per item. Needs 7 slots, within
+/// door count, then x, y per door, the item count, then x, y and the kind's
+/// byte per item. Needs 7 slots, within
 /// the `LUA_MINSTACK` Lua guarantees, as `generate` takes at most 3 arguments.
 #[cfg(feature = "luajit")]
 pub unsafe fn push_level_parts(l: *mut lua_State, level: &Level) -> c_int {
@@ -287,15 +296,19 @@ pub unsafe fn push_level_parts(l: *mut lua_State, level: &Level) -> c_int {
     let (player, stairs) = (level.player, level.stairs);
     let head = [player.x, player.y, stairs.x, stairs.y, level.rooms.len()];
     let rooms = level.rooms.iter().flat_map(|r| [r.x, r.y, r.w, r.h]);
+    let doors = level.doors.iter().flat_map(|d| [d.x, d.y]);
     let items = level
         .items
         .iter()
         .flat_map(|i| [i.pos.x, i.pos.y, i.kind as usize]);
-    let count = head.len() + 4 * level.rooms.len() + 1 + 3 * level.items.len();
+    let count =
+        head.len() + 4 * level.rooms.len() + 1 + 2 * level.doors.len() + 1 + 3 * level.items.len();
     ffi::lua_createtable(l, count as c_int, 0);
     let all = head
         .into_iter()
         .chain(rooms)
+        .chain([level.doors.len()])
+        .chain(doors)
         .chain([level.items.len()])
         .chain(items);
     for (i, v) in all.enumerate() {
@@ -332,4 +345,67 @@ pub unsafe fn push_false_and(l: *mut lua_State, why: &str) -> c_int {
     ffi::lua_pushboolean(l, 0);
     ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
     2
+}
+
+/// `map.describe`'s table: `{name, doc, min_width, min_height, options}`,
+/// `options` an array of `{name, type, min, max, open_min, default,
+/// default_text, doc}` in the order the algorithm checks them, `items` last.
+pub unsafe fn push_description(l: *mut lua_State, algorithm: &Algorithm) -> c_int {
+    ffi::luaL_checkstack(l, 8, c"map: stack overflow".as_ptr());
+    ffi::lua_createtable(l, 0, 5);
+    let t = ffi::lua_gettop(l);
+    set_str(l, t, c"name", algorithm.name);
+    set_str(l, t, c"doc", algorithm.doc);
+    set_int(l, t, c"min_width", algorithm.min_width as i64);
+    set_int(l, t, c"min_height", algorithm.min_height as i64);
+    let specs: Vec<&OptionSpec> = algorithm.options.iter().chain([&ITEMS]).collect();
+    ffi::lua_createtable(l, specs.len() as c_int, 0);
+    for (i, spec) in specs.iter().enumerate() {
+        push_option(l, spec);
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, t, c"options".as_ptr());
+    1
+}
+
+unsafe fn push_option(l: *mut lua_State, spec: &OptionSpec) {
+    ffi::lua_createtable(l, 0, 8);
+    let t = ffi::lua_gettop(l);
+    set_str(l, t, c"name", spec.name);
+    set_str(l, t, c"doc", spec.doc);
+    match spec.kind {
+        Kind::Int { min, max } => {
+            set_str(l, t, c"type", "integer");
+            set_int(l, t, c"min", min);
+            set_int(l, t, c"max", max);
+        }
+        Kind::Number { min, max, open_min } => {
+            set_str(l, t, c"type", "number");
+            set_number(l, t, c"min", min);
+            set_number(l, t, c"max", max);
+            ffi::lua_pushboolean(l, c_int::from(open_min));
+            ffi::lua_setfield(l, t, c"open_min".as_ptr());
+        }
+        Kind::Bool => set_str(l, t, c"type", "boolean"),
+    }
+    match spec.default {
+        Default::Int(i) => set_int(l, t, c"default", i),
+        Default::Number(x) => set_number(l, t, c"default", x),
+        Default::Bool(b) => {
+            ffi::lua_pushboolean(l, c_int::from(b));
+            ffi::lua_setfield(l, t, c"default".as_ptr());
+        }
+        Default::ShorterSide => {}
+    }
+    set_str(l, t, c"default_text", &spec.default.to_string());
+}
+
+unsafe fn set_str(l: *mut lua_State, table: c_int, key: &CStr, v: &str) {
+    ffi::lua_pushlstring(l, v.as_ptr().cast(), v.len());
+    ffi::lua_setfield(l, table, key.as_ptr());
+}
+
+unsafe fn set_number(l: *mut lua_State, table: c_int, key: &CStr, v: f64) {
+    ffi::lua_pushnumber(l, v);
+    ffi::lua_setfield(l, table, key.as_ptr());
 }

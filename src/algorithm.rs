@@ -1,0 +1,136 @@
+//! What a generator is: a name, its options, and a function that carves a
+//! grid. Each generator is one file that declares an `Algorithm`; `LIST`
+//! names them all. Everything the generators share (checking options, their
+//! messages, placing `@`, `>` and items, doors, metadata) is in `generate.rs`.
+
+use crate::grid::{Grid, Pos};
+use crate::rng::Rng;
+use crate::rooms::Room;
+
+/// Every generator, in the order `map.ALGORITHMS` lists them. The first is
+/// the default. Adding a generator: a new file declaring its `ALGORITHM`,
+/// plus one line here.
+pub const LIST: &[&Algorithm] = &[&crate::rooms::ALGORITHM, &crate::cave::ALGORITHM];
+
+/// The generator called `name`.
+pub fn find(name: &[u8]) -> Option<&'static Algorithm> {
+    LIST.iter().copied().find(|a| a.name.as_bytes() == name)
+}
+
+pub struct Algorithm {
+    pub name: &'static str,
+    /// One line for the README, the CLI and the server's form.
+    pub doc: &'static str,
+    pub min_width: usize,
+    pub min_height: usize,
+    /// The generator's own options; `items` (every generator) is added by
+    /// `generate.rs`. An option called `doors` makes the shared code turn
+    /// corridor openings in the rooms' walls into doors.
+    pub options: &'static [OptionSpec],
+    /// Carves the solid (all `#`) `grid` of at least `min_width` x
+    /// `min_height`, keeping its one-cell border. Every floor cell must be
+    /// reachable from `layout.player`.
+    pub carve: fn(&mut Grid, &Options, &mut Rng) -> Result<Layout, String>,
+}
+
+/// Where things go, as a generator decides.
+pub struct Layout {
+    /// The rooms, for `m.rooms` and doors (empty where there are none).
+    pub rooms: Vec<Room>,
+    pub player: Pos,
+    /// `None`: the shared rule, the floor cell farthest from `@` by walking
+    /// distance (the first in row order on a tie).
+    pub stairs: Option<Pos>,
+}
+
+/// One option: its name, what values it takes, its default and a line of doc.
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub default: Default,
+    pub doc: &'static str,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// An integer in `min..=max`.
+    Int {
+        min: i64,
+        max: i64,
+    },
+    /// A number in `[min, max]`, or `(min, max]` when `open_min`.
+    Number {
+        min: f64,
+        max: f64,
+        open_min: bool,
+    },
+    Bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Default {
+    Int(i64),
+    Number(f64),
+    Bool(bool),
+    /// `min(width, height)`.
+    ShorterSide,
+}
+
+impl std::fmt::Display for Default {
+    /// The default as the README and `map.describe` show it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Default::Int(i) => write!(f, "{i}"),
+            Default::Number(x) => write!(f, "{x}"),
+            Default::Bool(b) => write!(f, "{b}"),
+            Default::ShorterSide => f.write_str("min(width, height)"),
+        }
+    }
+}
+
+/// A checked value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Number(f64),
+    Bool(bool),
+}
+
+/// An algorithm's options, checked, with defaults filled in.
+#[derive(Debug, Default)]
+pub struct Options {
+    values: Vec<(&'static str, Value)>,
+}
+
+impl Options {
+    pub fn new(values: Vec<(&'static str, Value)>) -> Options {
+        Options { values }
+    }
+
+    fn get(&self, name: &str) -> Option<Value> {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, v)| v)
+    }
+
+    /// An integer option the algorithm declared (a bug otherwise).
+    pub fn int(&self, name: &str) -> i64 {
+        match self.get(name) {
+            Some(Value::Int(i)) => i,
+            other => panic!("option {name} is not an integer: {other:?}"),
+        }
+    }
+
+    pub fn number(&self, name: &str) -> f64 {
+        match self.get(name) {
+            Some(Value::Number(x)) => x,
+            other => panic!("option {name} is not a number: {other:?}"),
+        }
+    }
+
+    /// A boolean option; false when the algorithm has no such option.
+    pub fn flag(&self, name: &str) -> bool {
+        matches!(self.get(name), Some(Value::Bool(true)))
+    }
+}
