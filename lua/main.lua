@@ -1,4 +1,4 @@
--- Prints a generated map: lua main.lua [width] [height] [seed] [rooms|cave]
+-- Prints a generated map: lua main.lua [width] [height] [seed] [algorithm]
 if _VERSION == "Lua 5.1" and not jit then
   io.stderr:write("main.lua: needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n")
   os.exit(1)
@@ -6,8 +6,8 @@ end
 
 local map = require "map"
 
-local USAGE = "usage: lua main.lua [width] [height] [seed] [rooms|cave]"
-  .. " (default 60 20, seed from the clock, rooms; seed: integer, |seed| <= 2^53)"
+local USAGE = "usage: lua main.lua [width] [height] [seed] [" .. table.concat(map.ALGORITHMS, "|") .. "]"
+  .. " (default 60 20, seed from the clock, " .. map.ALGORITHMS[1] .. "; seed: integer, |seed| <= 2^53)"
 
 local function fail(message)
   io.stderr:write("main.lua: ", message, "; ", USAGE, "\n")

@@ -5,9 +5,10 @@
 -- that never touches `ngx`, so spec/server_spec.lua can test it on Lua 5.4
 -- and LuaJIT without a server.
 --
---   GET /?seed=N&width=W&height=H&algorithm=A&format=F
+--   GET /?seed=N&width=W&height=H&algorithm=A&format=F[&option=value...]
 --
--- All parameters are optional; an empty value (`seed=`, as an empty form
+-- The options are those of `map.describe(algorithm).options`, any
+-- algorithm's. All parameters are optional; an empty value (`seed=`, as an empty form
 -- field sends it) is the same as leaving the parameter out. Anything else that
 -- is not exactly right is a 400 with a one-line plain-text message.
 local map = require "map"
@@ -18,6 +19,20 @@ M.DEFAULT_WIDTH = 60 -- the CLI's defaults: /?seed=42 is `lua main.lua 60 20 42`
 M.DEFAULT_HEIGHT = 20
 M.DEFAULT_ALGORITHM = "rooms"
 M.PARAMETERS = { "seed", "width", "height", "algorithm", "format" }
+-- The algorithms and their options, as the module lists them: name -> the
+-- type `map.describe` gives ("integer", "number" or "boolean").
+M.ALGORITHMS = map.ALGORITHMS
+M.OPTION_TYPES = {}
+M.OPTIONS = {} -- option names, in the module's order, each once
+for _, algorithm in ipairs(M.ALGORITHMS) do
+  for _, option in ipairs(map.describe(algorithm).options) do
+    if not M.OPTION_TYPES[option.name] then
+      M.OPTION_TYPES[option.name] = option.type
+      M.OPTIONS[#M.OPTIONS + 1] = option.name
+      M.PARAMETERS[#M.PARAMETERS + 1] = option.name
+    end
+  end
+end
 M.FORMATS = { html = "text/html; charset=utf-8", text = "text/plain; charset=utf-8", json = "application/json" }
 
 -- Server-side settings; nginx.conf sets them through configure().
@@ -32,14 +47,6 @@ for k, v in pairs(DEFAULT_CONFIG) do M.config[k] = v end
 local KNOWN = {}
 for _, name in ipairs(M.PARAMETERS) do KNOWN[name] = true end
 
--- The algorithms the loaded module accepts, for the page's form. Requests
--- may still name any algorithm: the module decides, and its refusal is a 400.
-M.ALGORITHMS = {}
-for _, name in ipairs({ "rooms", "cave" }) do
-  if pcall(map.generate_text, { width = M.DEFAULT_WIDTH, height = M.DEFAULT_HEIGHT, seed = 1, algorithm = name }) then
-    M.ALGORITHMS[#M.ALGORITHMS + 1] = name
-  end
-end
 
 -- Sets the server-side settings (nginx.conf's init_by_lua_block). Unknown
 -- names and bad values are errors, so a typo stops nginx at start-up.
@@ -124,10 +131,24 @@ local function integer(text)
   return tonumber(sign .. digits)
 end
 
+-- An option's value from its text, by the option's type; nil when the text
+-- is not of that type. The module checks ranges, and which algorithm takes it.
+local READERS = {
+  integer = integer,
+  number = function(text)
+    if text:match("^[+-]?%d+%.?%d*$") or text:match("^[+-]?%.%d+$") then return tonumber(text) end
+  end,
+  boolean = function(text)
+    if text == "true" or text == "on" then return true end -- "on": a checked form checkbox
+    if text == "false" then return false end
+  end,
+}
+
 -- Checks decoded parameters against the server's rules. Returns a request
--- {seed=, width=, height=, algorithm=, format=} (seed nil when none was
--- given), or nil and a message. Sizes are only checked against the server's
--- limit here; the module checks the rest (minimums depend on the algorithm).
+-- {seed=, width=, height=, algorithm=, format=, options=} (seed nil when none
+-- was given), or nil and a message. Sizes are only checked against the
+-- server's limit here; the module checks the rest (minimums depend on the
+-- algorithm), and the options' ranges.
 function M.check(params)
   local request = { format = params.format or "html", algorithm = params.algorithm or M.DEFAULT_ALGORITHM }
   if not M.FORMATS[request.format] then
@@ -151,6 +172,19 @@ function M.check(params)
   if #request.algorithm > 32 or not request.algorithm:match("^[%w_-]+$") then
     return nil, "unknown algorithm " .. shown(request.algorithm) .. " (this server has: "
       .. table.concat(M.ALGORITHMS, ", ") .. ")"
+  end
+  request.options = {}
+  for _, name in ipairs(M.OPTIONS) do
+    local text = params[name]
+    if text then
+      local kind = M.OPTION_TYPES[name]
+      local value = READERS[kind](text)
+      if value == nil then
+        return nil, name .. " must be " .. (kind == "integer" and "an integer" or "a " .. kind)
+          .. ", got " .. shown(text)
+      end
+      request.options[name] = value
+    end
   end
   return request
 end
@@ -178,10 +212,23 @@ function M.escape_html(s)
   return (tostring(s):gsub("[&<>\"']", ESCAPES))
 end
 
+-- The query string of the options given, in the module's order: "&name=value"...
+local function options_query(request)
+  local parts = {}
+  for _, name in ipairs(M.OPTIONS) do
+    local value = request.options and request.options[name]
+    if value ~= nil then
+      if M.OPTION_TYPES[name] == "integer" then value = string.format("%d", value) end
+      parts[#parts + 1] = "&" .. name .. "=" .. tostring(value)
+    end
+  end
+  return table.concat(parts)
+end
+
 -- The query string that reproduces a request (format left out: the HTML page).
 function M.permalink(request)
   return string.format("?seed=%s&width=%d&height=%d&algorithm=%s",
-    seed_text(request.seed), request.width, request.height, request.algorithm)
+    seed_text(request.seed), request.width, request.height, request.algorithm) .. options_query(request)
 end
 
 function M.page(request, text)
@@ -193,7 +240,7 @@ function M.page(request, text)
       name == request.algorithm and " selected" or "", e(name))
   end
   local random_link = string.format("?width=%d&height=%d&algorithm=%s",
-    request.width, request.height, request.algorithm)
+    request.width, request.height, request.algorithm) .. options_query(request)
   return table.concat({
     "<!DOCTYPE html>",
     '<html lang="en">',
@@ -252,6 +299,7 @@ function M.respond(args, deps)
   local options = {
     width = request.width, height = request.height, seed = request.seed, algorithm = request.algorithm,
   }
+  for name, value in pairs(request.options) do options[name] = value end
   local generate = request.format == "json" and map.generate_json or map.generate_text
   local ok, result = pcall(generate, options)
   if not ok then

@@ -268,12 +268,12 @@ describe("main.lua", function()
 
   it("exits 1 with a one-line usage error on bad arguments", function()
     local bad = { { "abc" }, { 60, 20, 1.5 }, { 4, 20, 1 }, { 60, 20, "9007199254740993" }, { 1, 2, 3, 4, 5 },
-      { 60, 20, 1, "maze" }, { 60, -20 } }
+      { 60, 20, 1, "labyrinth" }, { 60, -20 } }
     for _, args in ipairs(bad) do
       local out, err, code = cli(unpack(args))
       assert.are.equal(1, code, table.concat(args, " "))
       assert.are.equal("", out)
-      local usage = "usage: lua main%.lua %[width%] %[height%] %[seed%] %[rooms|cave%]"
+      local usage = "usage: lua main%.lua %[width%] %[height%] %[seed%] %[" .. table.concat(map.ALGORITHMS, "|") .. "%]"
       assert.matches("^main%.lua: [^\n]+" .. usage .. "[^\n]*\n$", err)
     end
   end)

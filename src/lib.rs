@@ -1,11 +1,18 @@
 //! `map`: roguelike maps for Lua. The core (everything but `lua`) is plain
 //! Rust with no Lua in it; `lua` is the thin binding built per interpreter.
 
+pub mod algorithm;
+pub mod bsp;
 pub mod cave;
+pub mod cellular;
+pub mod distance;
+pub mod doors;
+pub mod fov;
 pub mod generate;
 pub mod grid;
 pub mod json;
 pub mod options;
+pub mod path;
 pub mod place;
 pub mod reach;
 pub mod rng;

@@ -15,6 +15,7 @@
 //! reads the tables of rows in Lua and calls these C functions for the rest.
 
 mod stack;
+mod toolkit;
 
 use std::ffi::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -24,7 +25,7 @@ use mlua::{Lua, Table};
 
 use crate::algorithm::{self, Algorithm};
 use crate::generate::{self, Level, Params};
-use crate::grid::{Grid, WALL};
+use crate::grid::{Grid, Pos, WALL};
 #[cfg(feature = "luajit")]
 use crate::options::Arg;
 use crate::options::{self, MAX_CELLS};
@@ -34,7 +35,7 @@ use stack::Args;
 #[mlua::lua_module(name = "map", skip_memory_check)]
 fn open(lua: &Lua) -> mlua::Result<Table> {
     let module = lua.create_table()?;
-    let functions: [(&str, ffi::lua_CFunction); 8] = [
+    let functions: [(&str, ffi::lua_CFunction); 11] = [
         ("new_map", new_map),
         ("render", render),
         ("generate", generate),
@@ -42,6 +43,9 @@ fn open(lua: &Lua) -> mlua::Result<Table> {
         ("generate_json", generate_json),
         ("reachable", reachable),
         ("describe", describe),
+        ("fov", fov),
+        ("distances", distances),
+        ("path", path),
         ("_panic_probe", panic_probe),
     ];
     for (name, function) in functions {
@@ -84,6 +88,9 @@ enum Reply {
     Text(Vec<u8>),
     Reach(Result<(), String>),
     Description(&'static Algorithm),
+    Visible(Box<(toolkit::Fov, Vec<bool>)>),
+    Distances(usize, Vec<u64>),
+    Path(Result<Vec<Pos>, String>),
     /// The level as `jit_tables.lua` takes it (`stack::push_level_parts`).
     #[cfg(feature = "luajit")]
     Parts(Box<Level>),
@@ -181,6 +188,33 @@ unsafe extern "C-unwind" fn describe(state: *mut lua_State) -> c_int {
     })
 }
 
+/// `map.fov(m, x, y [, radius [, options]])`: the cells visible from `(x, y)`.
+unsafe extern "C-unwind" fn fov(state: *mut lua_State) -> c_int {
+    call(state, "map.fov", |args| {
+        let fov = toolkit::fov(args)?;
+        let seen = crate::fov::visible(&fov.window, fov.origin, fov.radius, &fov.opaque);
+        Ok(Reply::Visible(Box::new((fov, seen))))
+    })
+}
+
+/// `map.distances(m, sources [, options])`: a Dijkstra map.
+unsafe extern "C-unwind" fn distances(state: *mut lua_State) -> c_int {
+    call(state, "map.distances", |args| {
+        let (grid, sources, walk) = toolkit::distances(args)?;
+        let dist = crate::distance::distances(&grid, &sources, &walk);
+        Ok(Reply::Distances(grid.width(), dist))
+    })
+}
+
+/// `map.path(m, x1, y1, x2, y2 [, options])`: a shortest path, or nil and why.
+unsafe extern "C-unwind" fn path(state: *mut lua_State) -> c_int {
+    call(state, "map.path", |args| {
+        let (grid, from, to, walk) = toolkit::path(args)?;
+        let found = crate::path::path(&grid, from, to, &walk).map_err(|e| e.to_string());
+        Ok(Reply::Path(found))
+    })
+}
+
 /// Panics on purpose, so the tests can show that a panic inside the module
 /// surfaces as a Lua error and the host keeps running.
 unsafe extern "C-unwind" fn panic_probe(state: *mut lua_State) -> c_int {
@@ -202,6 +236,13 @@ unsafe fn call(
             Reply::Reach(Ok(())) => stack::push_true(state),
             Reply::Reach(Err(why)) => stack::push_false_and(state, &why),
             Reply::Description(algorithm) => stack::push_description(state, algorithm),
+            Reply::Visible(fov) => {
+                let (fov, seen) = *fov;
+                stack::push_visible(state, fov.height, fov.corner, fov.window.width(), &seen)
+            }
+            Reply::Distances(width, dist) => stack::push_distances(state, width, &dist),
+            Reply::Path(Ok(cells)) => stack::push_path(state, &cells),
+            Reply::Path(Err(why)) => stack::push_nil_and(state, &why),
             #[cfg(feature = "luajit")]
             Reply::Parts(level) => stack::push_level_parts(state, &level),
         },

@@ -19,6 +19,7 @@ use std::ffi::{c_int, CStr};
 use mlua::ffi::{self, lua_State};
 
 use crate::algorithm::{Algorithm, Default, Kind, OptionSpec};
+use crate::distance::UNREACHED;
 use crate::generate::{Level, Params, ITEMS};
 use crate::grid::{Grid, Pos};
 use crate::options::{Arg, MAX_CELLS};
@@ -66,23 +67,90 @@ impl Args {
         set: impl Fn(&mut Params<'a>, &'a [u8], Arg<'a>),
     ) -> Result<Params<'a>, String> {
         let mut params = Params::default();
+        self.each_pair(index, |key, value| match key {
+            Arg::Str(name) => {
+                set(&mut params, name, value);
+                Ok(())
+            }
+            other => Err(format!("option names must be strings, got {other}")),
+        })?;
+        Ok(params)
+    }
+
+    /// Walks the table at `index` raw, feeding each key and value to `each`;
+    /// stops at the first error. The table must be on the stack.
+    pub fn each_pair<'a>(
+        &'a self,
+        index: c_int,
+        mut each: impl FnMut(Arg<'a>, Arg<'a>) -> Result<(), String>,
+    ) -> Result<(), String> {
         unsafe {
             let l = self.state;
+            let t = ffi::lua_absindex(l, index);
             ffi::lua_pushnil(l);
-            while ffi::lua_next(l, index) != 0 {
-                // Strings stay alive while the options table holds them.
+            while ffi::lua_next(l, t) != 0 {
+                // Strings stay alive while the table holds them.
                 let (key, value) = (value(l, -2), value(l, -1));
                 ffi::lua_settop(l, -2);
-                match key {
-                    Arg::Str(name) => set(&mut params, name, value),
-                    other => {
-                        ffi::lua_settop(l, -2);
-                        return Err(format!("option names must be strings, got {other}"));
-                    }
+                if let Err(message) = each(key, value) {
+                    ffi::lua_settop(l, -2);
+                    return Err(message);
                 }
             }
         }
-        Ok(params)
+        Ok(())
+    }
+
+    /// Runs `f` with the raw field `key` of the table at `index` pushed on
+    /// the stack (its index given to `f`), then pops it. `f` must leave the
+    /// stack as it found it; a string read from the field stays valid while
+    /// the table holds it.
+    pub fn with_field<R>(&self, index: c_int, key: Key, f: impl FnOnce(&Args, c_int) -> R) -> R {
+        unsafe {
+            let l = self.state;
+            let t = ffi::lua_absindex(l, index);
+            match key {
+                Key::Name(name) => {
+                    ffi::lua_pushlstring(l, name.as_ptr().cast(), name.len());
+                    ffi::lua_rawget(l, t);
+                }
+                Key::Index(i) => {
+                    ffi::lua_rawgeti(l, t, i as ffi::lua_Integer);
+                }
+            }
+            let result = f(self, ffi::lua_gettop(l));
+            ffi::lua_settop(l, -2);
+            result
+        }
+    }
+
+    /// The value at stack `index` (which may be above the arguments).
+    pub fn at(&self, index: c_int) -> Arg<'_> {
+        unsafe { value(self.state, index) }
+    }
+
+    /// The raw length of the table at `index`.
+    pub fn raw_len(&self, index: c_int) -> usize {
+        unsafe { ffi::lua_rawlen(self.state, index) }
+    }
+
+    /// The width and height of the map at `index`, checked as `grid` checks
+    /// them, without reading any row but the first.
+    pub fn map_size(&self, index: c_int) -> Result<(usize, usize), String> {
+        unsafe { read_size(self.state, index) }
+    }
+
+    /// The `w` x `h` window of the map at `index` whose top-left cell is
+    /// `(x0, y0)`, for a map of `width` columns (from `map_size`): each row
+    /// in it checked as `grid` checks rows, but only the window's cells read.
+    pub fn window(
+        &self,
+        index: c_int,
+        (x0, y0): (usize, usize),
+        (w, h): (usize, usize),
+        width: usize,
+    ) -> Result<Grid, String> {
+        unsafe { read_window(self.state, index, (x0, y0), (w, h), width) }
     }
 
     /// The map table at `index`, copied into a grid. Rows must be tables of
@@ -90,6 +158,13 @@ impl Args {
     pub fn grid(&self, index: c_int) -> Result<Grid, String> {
         unsafe { read_grid(self.state, index) }
     }
+}
+
+/// A table key for `Args::with_field`.
+#[derive(Clone, Copy)]
+pub enum Key<'k> {
+    Name(&'k str),
+    Index(usize),
 }
 
 unsafe fn value<'a>(l: *mut lua_State, index: c_int) -> Arg<'a> {
@@ -119,6 +194,12 @@ unsafe fn type_name(l: *mut lua_State, t: c_int) -> &'static str {
 }
 
 unsafe fn read_grid(l: *mut lua_State, index: c_int) -> Result<Grid, String> {
+    let (width, height) = read_size(l, index)?;
+    read_window(l, index, (1, 1), (width, height), width)
+}
+
+/// The map's size: `#map` rows, as wide as row 1, at most `MAX_CELLS` cells.
+unsafe fn read_size(l: *mut lua_State, index: c_int) -> Result<(usize, usize), String> {
     let t = ffi::lua_type(l, index);
     if t != ffi::LUA_TTABLE {
         let got = if t == ffi::LUA_TNONE {
@@ -132,45 +213,65 @@ unsafe fn read_grid(l: *mut lua_State, index: c_int) -> Result<Grid, String> {
     if height == 0 {
         return Err("map has no rows (#map == 0)".into());
     }
-    let mut width = 0;
-    let mut cells = Vec::new();
-    for y in 1..=height {
-        let t = ffi::lua_rawgeti(l, index, y as ffi::lua_Integer);
-        let row = read_row(l, t, y, width);
-        ffi::lua_settop(l, -2);
-        let row = row?;
-        if y == 1 {
-            width = row.len();
-            // Rows may alias one table: bound the size before copying it.
-            if width.saturating_mul(height) > MAX_CELLS {
-                return Err(format!(
-                    "map has more than {MAX_CELLS} cells ({width}x{height})"
-                ));
-            }
-            cells.reserve_exact(width * height);
-        }
-        cells.extend_from_slice(&row);
+    let t = ffi::lua_rawgeti(l, index, 1);
+    let width = if t == ffi::LUA_TTABLE {
+        ffi::lua_rawlen(l, -1)
+    } else {
+        0
+    };
+    ffi::lua_settop(l, -2);
+    if t != ffi::LUA_TTABLE {
+        return Err(format!("row 1 must be a table, got {}", type_name(l, t)));
     }
-    Ok(Grid::from_cells(width, height, cells))
+    if width == 0 {
+        return Err("row 1 is empty".into());
+    }
+    // Rows may alias one table: bound the size before copying it.
+    if width.saturating_mul(height) > MAX_CELLS {
+        return Err(format!(
+            "map has more than {MAX_CELLS} cells ({width}x{height})"
+        ));
+    }
+    Ok((width, height))
 }
 
-/// The row on top of the stack (of Lua type `t`), checked against row 1's width.
-unsafe fn read_row(l: *mut lua_State, t: c_int, y: usize, width: usize) -> Result<Vec<u8>, String> {
+/// Rows `y0 .. y0+h` of the map, each checked to be a table of `width`
+/// cells, and their cells `x0 .. x0+w` copied into a grid.
+unsafe fn read_window(
+    l: *mut lua_State,
+    index: c_int,
+    (x0, y0): (usize, usize),
+    (w, h): (usize, usize),
+    width: usize,
+) -> Result<Grid, String> {
+    let mut cells = Vec::with_capacity(w * h);
+    for y in y0..y0 + h {
+        let t = ffi::lua_rawgeti(l, index, y as ffi::lua_Integer);
+        let row = read_row(l, t, y, width, x0..x0 + w);
+        ffi::lua_settop(l, -2);
+        cells.extend_from_slice(&row?);
+    }
+    Ok(Grid::from_cells(w, h, cells))
+}
+
+/// The cells `xs` of the row on top of the stack (of Lua type `t`), which
+/// must be a table of row 1's `width` cells.
+unsafe fn read_row(
+    l: *mut lua_State,
+    t: c_int,
+    y: usize,
+    width: usize,
+    xs: std::ops::Range<usize>,
+) -> Result<Vec<u8>, String> {
     if t != ffi::LUA_TTABLE {
         return Err(format!("row {y} must be a table, got {}", type_name(l, t)));
     }
     let len = ffi::lua_rawlen(l, -1);
-    if y == 1 && len == 0 {
-        return Err("row 1 is empty".into());
-    }
-    if y > 1 && len != width {
+    if len != width {
         return Err(format!("row {y} has {len} cells, row 1 has {width}"));
     }
-    if len > MAX_CELLS {
-        return Err(format!("row {y} has more than {MAX_CELLS} cells"));
-    }
-    let mut row = Vec::with_capacity(len);
-    for x in 1..=len {
+    let mut row = Vec::with_capacity(xs.len());
+    for x in xs {
         let t = ffi::lua_rawgeti(l, -1, x as ffi::lua_Integer);
         let cell = if t == ffi::LUA_TSTRING {
             string(l, -1)
@@ -408,4 +509,71 @@ unsafe fn set_str(l: *mut lua_State, table: c_int, key: &CStr, v: &str) {
 unsafe fn set_number(l: *mut lua_State, table: c_int, key: &CStr, v: f64) {
     ffi::lua_pushnumber(l, v);
     ffi::lua_setfield(l, table, key.as_ptr());
+}
+
+/// `map.fov`'s table: rows `1..height`, each holding `true` at the visible
+/// columns. `seen` covers the `w` x `h` window whose top-left cell is
+/// `(x0, y0)`; rows outside it are empty.
+pub unsafe fn push_visible(
+    l: *mut lua_State,
+    height: usize,
+    (x0, y0): (usize, usize),
+    w: usize,
+    seen: &[bool],
+) -> c_int {
+    ffi::luaL_checkstack(l, 4, c"map: stack overflow".as_ptr());
+    ffi::lua_createtable(l, height as c_int, 0);
+    let window_rows = y0..y0 + seen.len() / w;
+    for y in 1..=height {
+        let row: &[bool] = if window_rows.contains(&y) {
+            &seen[(y - y0) * w..][..w]
+        } else {
+            &[]
+        };
+        let count = row.iter().filter(|&&v| v).count();
+        ffi::lua_createtable(l, 0, count as c_int);
+        for (i, _) in row.iter().enumerate().filter(|(_, &v)| v) {
+            ffi::lua_pushboolean(l, 1);
+            ffi::lua_rawseti(l, -2, (x0 + i) as ffi::lua_Integer);
+        }
+        ffi::lua_rawseti(l, -2, y as ffi::lua_Integer);
+    }
+    1
+}
+
+/// `map.distances`' table: rows of integers, `false` where `UNREACHED`.
+pub unsafe fn push_distances(l: *mut lua_State, width: usize, dist: &[u64]) -> c_int {
+    ffi::luaL_checkstack(l, 4, c"map: stack overflow".as_ptr());
+    let height = dist.len() / width;
+    ffi::lua_createtable(l, height as c_int, 0);
+    for (y, row) in dist.chunks_exact(width).enumerate() {
+        ffi::lua_createtable(l, width as c_int, 0);
+        for (x, &d) in row.iter().enumerate() {
+            if d == UNREACHED {
+                ffi::lua_pushboolean(l, 0);
+            } else {
+                ffi::lua_pushinteger(l, d as ffi::lua_Integer);
+            }
+            ffi::lua_rawseti(l, -2, x as ffi::lua_Integer + 1);
+        }
+        ffi::lua_rawseti(l, -2, y as ffi::lua_Integer + 1);
+    }
+    1
+}
+
+/// `map.path`'s array of `{x=, y=}`.
+pub unsafe fn push_path(l: *mut lua_State, cells: &[Pos]) -> c_int {
+    ffi::luaL_checkstack(l, 6, c"map: stack overflow".as_ptr());
+    ffi::lua_createtable(l, cells.len() as c_int, 0);
+    for (i, &p) in cells.iter().enumerate() {
+        push_pos(l, p, 0);
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    1
+}
+
+pub unsafe fn push_nil_and(l: *mut lua_State, why: &str) -> c_int {
+    ffi::lua_pushnil(l);
+    ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
+    2
 }

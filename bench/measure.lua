@@ -1,0 +1,95 @@
+-- bench/measure.lua: the timing method of bench/bench.lua, as a module for the
+-- other benchmark scripts (bench/toolkit.lua).
+--
+-- Time is process CPU time (os.clock), so that time the process spends
+-- descheduled on a shared machine does not count; garbage collection does.
+-- Every variant is warmed up (LuaJIT compiles its traces) and calibrated to
+-- about ROUND_S per round; the variants of one workload then run in turn,
+-- round after round, so that drift hits them alike; each figure is the median
+-- over the rounds of (round time / operations).
+--
+-- Settings come from the environment, as for bench.lua: BENCH_ROUNDS (default
+-- 7), BENCH_HEAVY_ROUNDS (default 5, for the big workloads), BENCH_ROUND_S
+-- (default 0.2 s per round), BENCH_ONLY (comma-separated workload ids).
+
+local M = {}
+
+local clock = os.clock
+local floor = math.floor
+
+M.ROUNDS = tonumber(os.getenv("BENCH_ROUNDS")) or 7
+M.HEAVY_ROUNDS = tonumber(os.getenv("BENCH_HEAVY_ROUNDS")) or 5
+M.ROUND_S = tonumber(os.getenv("BENCH_ROUND_S")) or 0.2
+local WARMUP_S = M.ROUND_S
+local ONLY = os.getenv("BENCH_ONLY")
+
+-- Whether BENCH_ONLY asks for the workload `id` (everything when unset).
+function M.wanted(id)
+  if not ONLY then return true end
+  for w in ONLY:gmatch("[^,%s]+") do
+    if w == id then return true end
+  end
+  return false
+end
+
+-- Every operation returns a number added here, so that LuaJIT cannot drop
+-- the work as dead.
+local sink = 0
+
+function M.sink() return sink end
+
+local function timed(fn, first, n)
+  collectgarbage("collect")
+  local t0 = clock()
+  for i = first, first + n - 1 do sink = sink + fn(i) end
+  return clock() - t0
+end
+
+function M.median(xs)
+  local s = {}
+  for i = 1, #xs do s[i] = xs[i] end
+  table.sort(s)
+  local n = #s
+  if n % 2 == 1 then return s[(n + 1) / 2] end
+  return (s[n / 2] + s[n / 2 + 1]) / 2
+end
+
+-- Runs the variants ({name =, fn = function(i) -> number}) of one workload in
+-- turn and returns {name = µs per op}. fn(i) gets the operation's number,
+-- 1, 2, ... across warm-up and rounds.
+function M.measure(variants, rounds)
+  local plan = {}
+  for k, v in ipairs(variants) do
+    -- Warm-up, doubling until WARMUP_S is spent; estimates the time per op.
+    local n, spent, ops = 1, 0, 0
+    while spent < WARMUP_S do
+      spent = spent + timed(v.fn, ops + 1, n)
+      ops = ops + n
+      n = n * 2
+    end
+    local per_op = spent / ops
+    plan[k] = { name = v.name, fn = v.fn, n = math.max(1, floor(M.ROUND_S / per_op + 0.5)), times = {} }
+  end
+  for r = 1, rounds do
+    for _, p in ipairs(plan) do
+      p.times[r] = timed(p.fn, (r - 1) * p.n + 1, p.n) / p.n * 1e6
+    end
+  end
+  local out = {}
+  for _, p in ipairs(plan) do out[p.name] = M.median(p.times) end
+  return out
+end
+
+function M.fmt_us(us)
+  if not us then return "—" end
+  if us >= 1000 then return string.format("%.0f", us) end
+  if us >= 10 then return string.format("%.1f", us) end
+  return string.format("%.2f", us)
+end
+
+function M.fmt_ratio(r)
+  if not r then return "—" end
+  return string.format("%.2fx", r)
+end
+
+return M

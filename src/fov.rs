@@ -1,0 +1,319 @@
+//! Field of view: Albert Ford's symmetric shadowcasting
+//! (<https://www.albertford.com/shadowcasting/>), step for step, in exact
+//! integer arithmetic.
+//!
+//! Each quadrant is scanned row by row away from the origin; a row is the
+//! span of columns between a start and an end slope, and each run of
+//! see-through cells in it lights the part of the next row behind it. The
+//! reference uses `Fraction` slopes; here a slope is a pair of integers,
+//! compared by cross-multiplying and rounded by floor division, so no float
+//! can break the symmetry.
+
+use crate::grid::{ByteSet, Grid, Pos};
+
+/// Visible cells from `origin` on `grid`, row-major over the grid (len = width*height).
+/// Cells outside the grid are opaque. `radius`: None = unlimited; Some(r): only cells with
+/// dx*dx + dy*dy <= r*(r+1) are visible, and the result equals the unlimited result restricted
+/// to that disc. With a radius the work must be O(r^2), never O(grid): the binding will pass
+/// a grid that is only the (2r+1)x(2r+1) window around the origin (clipped to the map), so
+/// scanning rows to depth r only is required (depth <= r covers the disc).
+///
+/// As in Ford's reference: the origin is always visible; a transparent cell
+/// is visible when its centre lies within the row's slopes (which makes
+/// sight symmetric between transparent cells); an opaque cell is visible
+/// whenever any part of it is in the lit span (walls are expansive). An
+/// opaque origin sees like a transparent one.
+pub fn visible(grid: &Grid, origin: Pos, radius: Option<usize>, opaque: &ByteSet) -> Vec<bool> {
+    let mut seen = vec![false; grid.cells().len()];
+    seen[grid.index(origin)] = true;
+    // A radius past the far corner is no limit (and keeps r*(r+1) small).
+    let reach = grid.width() + grid.height();
+    let radius = radius.filter(|&r| r < reach).unwrap_or(reach) as i64;
+    let mut scan = Scan {
+        cells: grid.cells(),
+        opaque,
+        seen: &mut seen,
+        limit: radius * (radius + 1),
+        rows: Vec::new(),
+    };
+    for quadrant in Quadrant::all(grid, origin) {
+        scan.quadrant(&quadrant, radius);
+    }
+    seen
+}
+
+/// A slope `num / den` with `den > 0`: a column per unit of depth.
+#[derive(Clone, Copy, Debug)]
+struct Slope {
+    num: i64,
+    den: i64,
+}
+
+impl Slope {
+    const fn whole(n: i64) -> Slope {
+        Slope { num: n, den: 1 }
+    }
+
+    /// Ford's `slope(tile)`: through the tile's near-left corner,
+    /// `(2 col - 1) / (2 depth)`.
+    fn of_tile(depth: i64, col: i64) -> Slope {
+        Slope {
+            num: 2 * col - 1,
+            den: 2 * depth,
+        }
+    }
+}
+
+/// One row of a quadrant: its depth and the slopes that bound the lit span.
+#[derive(Clone, Copy, Debug)]
+struct Row {
+    depth: i64,
+    start: Slope,
+    end: Slope,
+}
+
+impl Row {
+    /// Ford's `round_ties_up(depth * start)`, `floor(x + 1/2)`, exactly.
+    fn min_col(&self) -> i64 {
+        let Slope { num, den } = self.start;
+        (2 * self.depth * num + den).div_euclid(2 * den)
+    }
+
+    /// Ford's `round_ties_down(depth * end)`, `ceil(x - 1/2)`, exactly.
+    fn max_col(&self) -> i64 {
+        let Slope { num, den } = self.end;
+        -(den - 2 * self.depth * num).div_euclid(2 * den)
+    }
+
+    /// Ford's `is_symmetric`: the tile's centre lies between the slopes.
+    fn is_symmetric(&self, col: i64) -> bool {
+        col * self.start.den >= self.depth * self.start.num
+            && col * self.end.den <= self.depth * self.end.num
+    }
+
+    /// The row behind this one, its span ending at `end`.
+    fn next(&self, end: Slope) -> Row {
+        Row {
+            depth: self.depth + 1,
+            start: self.start,
+            end,
+        }
+    }
+}
+
+/// One quadrant laid on the grid: tile `(depth, col)` is the cell at index
+/// `origin + depth * along + col * across`, for `col` in `cols` (the grid's
+/// extent across) and `depth` up to `depth` (its extent along).
+#[derive(Debug)]
+struct Quadrant {
+    origin: isize,
+    along: isize,
+    across: isize,
+    cols: (i64, i64),
+    depth: i64,
+}
+
+impl Quadrant {
+    /// North, east, south and west of `origin`.
+    fn all(grid: &Grid, origin: Pos) -> [Quadrant; 4] {
+        let (w, h) = (grid.width() as i64, grid.height() as i64);
+        let (x, y) = (origin.x as i64 - 1, origin.y as i64 - 1);
+        let o = grid.index(origin) as isize;
+        let row = w as isize;
+        let quadrant = |along, across, cols, depth| Quadrant {
+            origin: o,
+            along,
+            across,
+            cols,
+            depth,
+        };
+        [
+            quadrant(-row, 1, (-x, w - 1 - x), y),
+            quadrant(1, row, (-y, h - 1 - y), w - 1 - x),
+            quadrant(row, 1, (-x, w - 1 - x), h - 1 - y),
+            quadrant(-1, row, (-y, h - 1 - y), x),
+        ]
+    }
+}
+
+/// The state of one call: what it reads, what it marks, and the rows still
+/// to scan (an explicit stack, not recursion: a tall map is thousands deep).
+struct Scan<'a> {
+    cells: &'a [u8],
+    opaque: &'a ByteSet,
+    seen: &'a mut [bool],
+    /// `r * (r + 1)`: the squared distance a visible cell may have.
+    limit: i64,
+    rows: Vec<Row>,
+}
+
+impl Scan<'_> {
+    /// Ford's `scan` over every row of `q` to depth `radius`. A row's order
+    /// among the others does not matter (each is fixed when pushed, and
+    /// marking is a union), so a stack does what the recursion did.
+    ///
+    /// Tiles outside the grid are walls that are never marked; rather than
+    /// visiting them, the clipped span remembers whether a wall lay just
+    /// before it (the next floor then starts a new span) and just after it
+    /// (a floor run then ends against it).
+    fn quadrant(&mut self, q: &Quadrant, radius: i64) {
+        let max_depth = q.depth.min(radius);
+        self.rows.push(Row {
+            depth: 1,
+            start: Slope::whole(-1),
+            end: Slope::whole(1),
+        });
+        while let Some(mut row) = self.rows.pop() {
+            let depth = row.depth;
+            if depth > max_depth {
+                continue;
+            }
+            let (min, max) = (row.min_col(), row.max_col());
+            let (lo, hi) = (min.max(q.cols.0), max.min(q.cols.1));
+            if lo > hi {
+                continue;
+            }
+            let base = q.origin + depth as isize * q.along;
+            // `Some(is_wall)` of the previous tile, `None` before the first.
+            let mut prev = (min < lo).then_some(true);
+            for col in lo..=hi {
+                let i = (base + col as isize * q.across) as usize;
+                let wall = self.opaque[self.cells[i] as usize];
+                if (wall || row.is_symmetric(col)) && depth * depth + col * col <= self.limit {
+                    self.seen[i] = true;
+                }
+                if prev == Some(true) && !wall {
+                    row.start = Slope::of_tile(depth, col);
+                }
+                if prev == Some(false) && wall {
+                    self.rows.push(row.next(Slope::of_tile(depth, col)));
+                }
+                prev = Some(wall);
+            }
+            if prev == Some(false) {
+                // A floor run reaching the span's end, or the grid's edge
+                // (a wall outside it).
+                let end = if max > hi {
+                    Slope::of_tile(depth, hi + 1)
+                } else {
+                    row.end
+                };
+                self.rows.push(row.next(end));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::byte_set;
+
+    fn grid(rows: &[&str]) -> Grid {
+        let cells = rows.concat().into_bytes();
+        Grid::from_cells(rows[0].len(), rows.len(), cells)
+    }
+
+    fn at(x: usize, y: usize) -> Pos {
+        Pos { x, y }
+    }
+
+    /// The visible cells as rows of `*` (seen) and `-` (not).
+    fn picture(g: &Grid, origin: Pos, radius: Option<usize>) -> Vec<String> {
+        let seen = visible(g, origin, radius, &byte_set(b"#"));
+        seen.chunks(g.width())
+            .map(|row| row.iter().map(|&s| if s { '*' } else { '-' }).collect())
+            .collect()
+    }
+
+    #[test]
+    fn an_open_room_is_all_visible() {
+        let g = grid(&["#####", "#...#", "#...#", "#####"]);
+        assert!(picture(&g, at(2, 2), None).iter().all(|r| r == "*****"));
+    }
+
+    #[test]
+    fn no_border_and_one_cell() {
+        assert_eq!(picture(&grid(&["."]), at(1, 1), None), ["*"]);
+        assert_eq!(picture(&grid(&["#"]), at(1, 1), None), ["*"]);
+        let g = Grid::new(3, 2, b'.');
+        assert_eq!(picture(&g, at(3, 2), None), ["***", "***"]);
+    }
+
+    // The expected pictures below are what Ford's Python reference draws.
+
+    #[test]
+    fn a_pillar_casts_a_shadow() {
+        let g = grid(&[
+            "...........",
+            "...........",
+            "....#......",
+            "...........",
+            "...........",
+        ]);
+        assert_eq!(
+            picture(&g, at(2, 3), None),
+            [
+                "***********",
+                "********---",
+                "*****------",
+                "********---",
+                "***********",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_corridor_shows_its_walls_but_not_round_the_corner() {
+        let g = grid(&[
+            "#######", //
+            "#.....#", //
+            "###.###", //
+            "###.###", //
+            "#######",
+        ]);
+        assert_eq!(
+            picture(&g, at(4, 4), None),
+            ["--***--", "--***--", "--***--", "--***--", "--***--"]
+        );
+        assert_eq!(
+            picture(&g, at(4, 3), None),
+            ["*******", "-*****-", "--***--", "--***--", "--***--"]
+        );
+    }
+
+    #[test]
+    fn the_radius_cuts_a_disc() {
+        let g = Grid::new(9, 9, b'.');
+        let r2 = picture(&g, at(5, 5), Some(2));
+        assert_eq!(
+            r2,
+            [
+                "---------",
+                "---------",
+                "---***---",
+                "--*****--",
+                "--*****--",
+                "--*****--",
+                "---***---",
+                "---------",
+                "---------",
+            ]
+        );
+        assert_eq!(picture(&g, at(5, 5), Some(0)).concat().matches('*').count(), 1);
+        assert_eq!(picture(&g, at(5, 5), Some(usize::MAX)), picture(&g, at(5, 5), None));
+    }
+
+    #[test]
+    fn an_opaque_origin_still_sees() {
+        let g = grid(&["...", ".#.", "..."]);
+        assert!(picture(&g, at(2, 2), None).iter().all(|r| r == "***"));
+    }
+
+    #[test]
+    fn a_deep_map_needs_no_deep_recursion() {
+        let g = Grid::new(3, 5000, b'.');
+        let seen = visible(&g, at(2, 1), None, &byte_set(b"#"));
+        assert!(seen.iter().all(|&s| s));
+    }
+}

@@ -1,0 +1,284 @@
+//! The arguments of `fov`, `distances` and `path`, read and checked: the
+//! positions, the radius and the options tables, with their messages. Safe
+//! code over `stack::Args`; the work itself is the core's.
+
+use std::ffi::c_int;
+
+use crate::distance::{Walk, MAX_COST, MIN_COST};
+use crate::grid::{byte_set, ByteSet, Grid, Pos};
+use crate::options::{self, quoted, Arg};
+
+use super::stack::{Args, Key};
+
+/// `fov`'s default: walls and closed doors block sight.
+const OPAQUE: &[u8] = b"#+";
+
+/// What `map.fov` was asked: the window of the map it reads (the whole map
+/// without a radius) and the origin within it.
+pub struct Fov {
+    pub height: usize,
+    /// The window's top-left cell on the map.
+    pub corner: (usize, usize),
+    pub window: Grid,
+    pub origin: Pos,
+    pub radius: Option<usize>,
+    pub opaque: ByteSet,
+}
+
+/// `fov(m, x, y [, radius [, options]])`. With a radius, only the rows and
+/// cells within it are read (and checked): the work grows with the radius,
+/// not with the map.
+pub fn fov(args: &Args) -> Result<Fov, String> {
+    args.at_most(5)?;
+    let (width, height) = args.map_size(1)?;
+    let origin = position(args.get(2), args.get(3), ("x", "y"), width, height)?;
+    let radius = match args.get(4) {
+        Arg::Missing => None,
+        arg => Some(options::int_in("radius", arg, 0, i64::MAX)? as u64),
+    };
+    let mut opaque = byte_set(OPAQUE);
+    read_options(args, 5, &["opaque"], |name, value| {
+        debug_assert_eq!(name, "opaque");
+        opaque = byte_set(string_option(name, value)?);
+        Ok(())
+    })?;
+    // A radius past the map's far corner reads the whole map.
+    let reach = radius.map_or(usize::MAX, |r| r.min((width + height) as u64) as usize);
+    let span = |c: usize, size: usize| {
+        (
+            c.saturating_sub(reach).max(1),
+            c.saturating_add(reach).min(size),
+        )
+    };
+    let ((x0, x1), (y0, y1)) = (span(origin.x, width), span(origin.y, height));
+    let window = args.window(1, (x0, y0), (x1 - x0 + 1, y1 - y0 + 1), width)?;
+    Ok(Fov {
+        height,
+        corner: (x0, y0),
+        window,
+        origin: Pos {
+            x: origin.x - x0 + 1,
+            y: origin.y - y0 + 1,
+        },
+        radius: radius.map(|r| r.min((width + height) as u64) as usize),
+        opaque,
+    })
+}
+
+/// `distances(m, sources [, options])`.
+pub fn distances(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
+    args.at_most(3)?;
+    let grid = args.grid(1)?;
+    let sources = sources(args, 2, grid.width(), grid.height())?;
+    let walk = walk(args, 3)?;
+    Ok((grid, sources, walk))
+}
+
+/// `path(m, x1, y1, x2, y2 [, options])`.
+pub fn path(args: &Args) -> Result<(Grid, Pos, Pos, Walk), String> {
+    args.at_most(6)?;
+    let grid = args.grid(1)?;
+    let (w, h) = (grid.width(), grid.height());
+    let from = position(args.get(2), args.get(3), ("x1", "y1"), w, h)?;
+    let to = position(args.get(4), args.get(5), ("x2", "y2"), w, h)?;
+    let walk = walk(args, 6)?;
+    Ok((grid, from, to, walk))
+}
+
+/// A cell of a `width` x `height` map from its coordinates.
+fn position(
+    x: Arg,
+    y: Arg,
+    (x_name, y_name): (&str, &str),
+    width: usize,
+    height: usize,
+) -> Result<Pos, String> {
+    let x = options::int_in(x_name, x, 1, width as i64)? as usize;
+    let y = options::int_in(y_name, y, 1, height as i64)? as usize;
+    Ok(Pos { x, y })
+}
+
+/// One position `{x=, y=}` or a non-empty array of them.
+fn sources(args: &Args, index: c_int, width: usize, height: usize) -> Result<Vec<Pos>, String> {
+    const WHAT: &str = "sources must be a position {x=, y=} or a non-empty array of them";
+    if !args.is_table(index) {
+        return Err(format!("{WHAT}, got {}", type_of(args.get(index))));
+    }
+    let single = args.with_field(index, Key::Name("x"), |a, i| a.at(i) != Arg::Missing)
+        || args.with_field(index, Key::Name("y"), |a, i| a.at(i) != Arg::Missing);
+    if single {
+        return Ok(vec![field_position(args, index, "sources", width, height)?]);
+    }
+    let count = args.raw_len(index);
+    if count == 0 {
+        return Err(format!("{WHAT}, got an empty table"));
+    }
+    if count > options::MAX_CELLS {
+        return Err(format!(
+            "sources has more than {} positions",
+            options::MAX_CELLS
+        ));
+    }
+    (1..=count)
+        .map(|i| {
+            args.with_field(index, Key::Index(i), |a, top| {
+                let name = format!("sources[{i}]");
+                if !a.is_table(top) {
+                    return Err(format!(
+                        "{name} must be a position {{x=, y=}}, got {}",
+                        type_of(a.at(top))
+                    ));
+                }
+                field_position(a, top, &name, width, height)
+            })
+        })
+        .collect()
+}
+
+/// The position in the fields `x` and `y` of the table at `index`.
+fn field_position(
+    args: &Args,
+    index: c_int,
+    name: &str,
+    width: usize,
+    height: usize,
+) -> Result<Pos, String> {
+    let coordinate = |key: &str, max: usize| {
+        args.with_field(index, Key::Name(key), |a, i| {
+            options::int_in(&format!("{name}.{key}"), a.at(i), 1, max as i64)
+        })
+    };
+    let x = coordinate("x", width)? as usize;
+    let y = coordinate("y", height)? as usize;
+    Ok(Pos { x, y })
+}
+
+/// The walking options of `distances` and `path`.
+fn walk(args: &Args, index: c_int) -> Result<Walk, String> {
+    let mut walk = Walk::new();
+    let mut cost_at = None;
+    read_options(
+        args,
+        index,
+        &["blocked", "cost", "diagonal"],
+        |name, value| {
+            match name {
+                "blocked" => walk.blocked = byte_set(string_option(name, value)?),
+                "diagonal" => match value {
+                    Arg::Bool(b) => walk.diagonal = b,
+                    other => return Err(format!("diagonal must be a boolean, got {other}")),
+                },
+                _ => cost_at = Some(value),
+            }
+            Ok(())
+        },
+    )?;
+    if let Some(value) = cost_at {
+        if !matches!(value, Arg::Other("table")) {
+            return Err(format!(
+                "cost must be a table from characters to integers, got {}",
+                type_of(value)
+            ));
+        }
+        let costs = args.with_field(index, Key::Name("cost"), |a, top| cost_table(a, top))?;
+        walk.cost = Some(Box::new(costs));
+    }
+    Ok(walk)
+}
+
+/// The cost table: one-character keys, integer costs in `MIN_COST..=MAX_COST`;
+/// the first bad entry by key (in byte order) is the one reported.
+fn cost_table(args: &Args, index: c_int) -> Result<[u64; 256], String> {
+    let mut entries: Vec<(Vec<u8>, Arg)> = Vec::new();
+    let mut bad_key: Option<String> = None;
+    args.each_pair(index, |key, value| {
+        match key {
+            Arg::Str(k) if k.len() == 1 => entries.push((k.to_vec(), value)),
+            other => {
+                let shown = other.to_string();
+                if bad_key.as_ref().is_none_or(|b| shown < *b) {
+                    bad_key = Some(shown);
+                }
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(key) = bad_key {
+        return Err(format!(
+            "cost keys must be one-character strings, got {key}"
+        ));
+    }
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut costs = [1; 256];
+    for (key, value) in entries {
+        let name = format!("cost[{}]", quoted(&key));
+        costs[key[0] as usize] =
+            options::int_in(&name, value, MIN_COST as i64, MAX_COST as i64)? as u64;
+    }
+    Ok(costs)
+}
+
+/// An options table at argument `index` (nil or absent: none), with the
+/// option names `known` (sorted); `set` gets each given option by name. An
+/// unknown name is an error naming the first unknown one in byte order.
+fn read_options<'a>(
+    args: &'a Args,
+    index: c_int,
+    known: &[&'static str],
+    mut set: impl FnMut(&'static str, Arg<'a>) -> Result<(), String>,
+) -> Result<(), String> {
+    match args.get(index) {
+        Arg::Missing => return Ok(()),
+        Arg::Other("table") => {}
+        other => return Err(format!("options must be a table, got {}", type_of(other))),
+    }
+    let mut given: Vec<(&'static str, Arg<'a>)> = Vec::new();
+    let mut unknown: Option<String> = None;
+    args.each_pair(index, |key, value| {
+        let name = match key {
+            Arg::Str(k) => known.iter().find(|n| n.as_bytes() == k),
+            _ => None,
+        };
+        match name {
+            Some(&n) => given.push((n, value)),
+            None => {
+                let shown = match key {
+                    Arg::Str(k) => quoted(k),
+                    other => other.to_string(),
+                };
+                if unknown.as_ref().is_none_or(|u| shown < *u) {
+                    unknown = Some(shown);
+                }
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(name) = unknown {
+        return Err(format!(
+            "unknown option {name} (options: {})",
+            known.join(", ")
+        ));
+    }
+    given.sort_by_key(|&(n, _)| n);
+    given.into_iter().try_for_each(|(n, v)| set(n, v))
+}
+
+fn string_option<'a>(name: &str, value: Arg<'a>) -> Result<&'a [u8], String> {
+    match value {
+        Arg::Str(s) => Ok(s),
+        other => Err(format!(
+            "{name} must be a string of characters, got {other}"
+        )),
+    }
+}
+
+/// A value's type as Lua names it.
+fn type_of(arg: Arg) -> &'static str {
+    match arg {
+        Arg::Missing => "nil",
+        Arg::Int(_) | Arg::Float(_) => "number",
+        Arg::Str(_) => "string",
+        Arg::Bool(_) => "boolean",
+        Arg::Other(name) => name,
+    }
+}

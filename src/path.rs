@@ -1,0 +1,218 @@
+//! One shortest path between two cells, chosen by a fixed tie rule so that
+//! the same map always gives the same path.
+
+use std::fmt;
+
+use crate::distance::{Board, Walk, UNREACHED};
+use crate::grid::{Grid, Pos};
+
+/// Why `path` found no path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoPath {
+    /// The goal cannot be entered (and is not the start).
+    GoalBlocked { goal: Pos },
+    /// The goal is open but no legal walk leads there.
+    NotConnected { from: Pos, to: Pos },
+}
+
+impl fmt::Display for NoPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            NoPath::GoalBlocked { goal } => write!(f, "goal ({},{}) is blocked", goal.x, goal.y),
+            NoPath::NotConnected { from, to } => write!(
+                f,
+                "no path from ({},{}) to ({},{})",
+                from.x, from.y, to.x, to.y
+            ),
+        }
+    }
+}
+
+/// A shortest path from `from` to `to`, both included (one element when equal). Its cost (steps, or
+/// the sum of the costs of the entered cells, `from` excluded) equals distances(grid,&[from],walk)[to].
+/// The start cell is always allowed even if blocked. The goal blocked (and != from) -> GoalBlocked.
+///
+/// Steps follow `distances`' rule (`Walk`): only unblocked cells are
+/// entered, and a diagonal step (with `diagonal`) only between two unblocked
+/// orthogonal cells.
+///
+/// Tie rule: among the shortest paths, the one found by searching backwards
+/// from the goal (breadth-first for unit costs, Dijkstra otherwise) until the
+/// start is reached, then walking from the start and taking at each step the
+/// first neighbour, in the order N, E, S, W, then NE, SE, SW, NW (north is
+/// row y-1; diagonals only with `diagonal`), that the step rule allows and
+/// that lies on a shortest path to the goal.
+pub fn path(grid: &Grid, from: Pos, to: Pos, walk: &Walk) -> Result<Vec<Pos>, NoPath> {
+    let board = Board::new(grid, walk);
+    let (start, goal) = (board.index(from), board.index(to));
+    if start == goal {
+        return Ok(vec![from]);
+    }
+    if !board.is_open(goal) {
+        return Err(NoPath::GoalBlocked { goal: to });
+    }
+    // `h[v]`: the cost from `v` to the goal, exact for every cell cheaper
+    // than the start, which is all the walk below looks at.
+    let h = board.search(&[goal], Some(start));
+    if h[start] == UNREACHED {
+        return Err(NoPath::NotConnected { from, to });
+    }
+    let mut cells = vec![from];
+    let mut v = start;
+    while v != goal {
+        v = board
+            .steps(v, usize::MAX)
+            .find(|&u| h[u] != UNREACHED && h[u] + board.cost(u) == h[v])
+            .expect("a cell with a finite cost to the goal has a neighbour one step cheaper");
+        cells.push(board.pos(v));
+    }
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::distance::distances;
+    use crate::grid::byte_set;
+
+    fn grid(rows: &[&str]) -> Grid {
+        let cells = rows.concat().into_bytes();
+        Grid::from_cells(rows[0].len(), rows.len(), cells)
+    }
+
+    fn at(x: usize, y: usize) -> Pos {
+        Pos { x, y }
+    }
+
+    fn diagonal() -> Walk {
+        Walk {
+            diagonal: true,
+            ..Walk::new()
+        }
+    }
+
+    /// The cost of `cells` walked with `walk`, checking every step.
+    fn cost(g: &Grid, cells: &[Pos], walk: &Walk) -> u64 {
+        let mut total = 0;
+        for pair in cells.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
+            assert!(
+                dx.max(dy) == 1 && (walk.diagonal || dx + dy == 1),
+                "{a:?} {b:?}"
+            );
+            assert!(!walk.blocked[g.get(b) as usize], "{b:?} blocked");
+            if dx + dy == 2 {
+                assert!(!walk.blocked[g.get(at(b.x, a.y)) as usize]);
+                assert!(!walk.blocked[g.get(at(a.x, b.y)) as usize]);
+            }
+            total += walk.cost.as_ref().map_or(1, |c| c[g.get(b) as usize]);
+        }
+        total
+    }
+
+    #[test]
+    fn same_cell_is_one_step_long_even_when_blocked() {
+        let g = grid(&["#."]);
+        assert_eq!(
+            path(&g, at(1, 1), at(1, 1), &Walk::new()),
+            Ok(vec![at(1, 1)])
+        );
+    }
+
+    #[test]
+    fn corridor() {
+        let g = grid(&["#####", "#...#", "#####"]);
+        let p = path(&g, at(4, 2), at(2, 2), &Walk::new()).unwrap();
+        assert_eq!(p, vec![at(4, 2), at(3, 2), at(2, 2)]);
+    }
+
+    #[test]
+    fn ties_go_north_then_east_then_south_then_west() {
+        let g = Grid::new(3, 3, b'.');
+        // Every shortest path is 4 steps; N beats E, S beats W.
+        let p = path(&g, at(3, 3), at(1, 1), &Walk::new()).unwrap();
+        assert_eq!(p, vec![at(3, 3), at(3, 2), at(3, 1), at(2, 1), at(1, 1)]);
+        let p = path(&g, at(1, 1), at(3, 3), &Walk::new()).unwrap();
+        assert_eq!(p, vec![at(1, 1), at(2, 1), at(3, 1), at(3, 2), at(3, 3)]);
+        let p = path(&g, at(3, 1), at(1, 3), &Walk::new()).unwrap();
+        assert_eq!(p, vec![at(3, 1), at(3, 2), at(3, 3), at(2, 3), at(1, 3)]);
+    }
+
+    #[test]
+    fn orthogonal_steps_are_preferred_when_as_short() {
+        let g = Grid::new(4, 4, b'.');
+        let p = path(&g, at(1, 1), at(4, 2), &diagonal()).unwrap();
+        assert_eq!(p, vec![at(1, 1), at(2, 1), at(3, 1), at(4, 2)]);
+        let p = path(&g, at(1, 1), at(3, 3), &diagonal()).unwrap();
+        assert_eq!(p, vec![at(1, 1), at(2, 2), at(3, 3)]);
+    }
+
+    #[test]
+    fn around_a_pillar_without_cutting_corners() {
+        let g = grid(&["...", ".#.", "..."]);
+        let p = path(&g, at(1, 2), at(2, 1), &diagonal()).unwrap();
+        assert_eq!(p, vec![at(1, 2), at(1, 1), at(2, 1)]);
+        let p = path(&g, at(1, 1), at(3, 3), &diagonal()).unwrap();
+        assert_eq!(cost(&g, &p, &diagonal()), 4);
+        assert_eq!(p, vec![at(1, 1), at(2, 1), at(3, 1), at(3, 2), at(3, 3)]);
+    }
+
+    #[test]
+    fn blocked_goal_and_cut_maps_are_errors() {
+        let g = grid(&[".#.", ".#."]);
+        let err = path(&g, at(1, 1), at(2, 2), &Walk::new()).unwrap_err();
+        assert_eq!(err, NoPath::GoalBlocked { goal: at(2, 2) });
+        assert_eq!(err.to_string(), "goal (2,2) is blocked");
+        let err = path(&g, at(1, 1), at(3, 2), &diagonal()).unwrap_err();
+        assert_eq!(err.to_string(), "no path from (1,1) to (3,2)");
+        // Diagonal neighbours across two walls are not connected.
+        let g = grid(&[".#", "#."]);
+        assert!(path(&g, at(1, 1), at(2, 2), &diagonal()).is_err());
+    }
+
+    #[test]
+    fn a_blocked_start_can_be_left() {
+        let g = grid(&["#.", ".."]);
+        let p = path(&g, at(1, 1), at(2, 2), &diagonal()).unwrap();
+        assert_eq!(p, vec![at(1, 1), at(2, 2)]);
+        let g = grid(&["##", "#."]);
+        let p = path(&g, at(1, 1), at(2, 2), &diagonal());
+        assert_eq!(
+            p,
+            Err(NoPath::NotConnected {
+                from: at(1, 1),
+                to: at(2, 2)
+            })
+        );
+        let walk = Walk {
+            blocked: byte_set(b"#@"),
+            ..Walk::new()
+        };
+        let g = grid(&[".@.", "..."]);
+        let p = path(&g, at(2, 1), at(3, 2), &walk).unwrap();
+        assert_eq!(p, vec![at(2, 1), at(3, 1), at(3, 2)]);
+    }
+
+    #[test]
+    fn weighted_paths_take_the_cheap_way_round() {
+        let g = grid(&["....", ".~~.", "...."]);
+        let mut costs = Box::new([1; 256]);
+        costs[b'~' as usize] = 9;
+        let walk = Walk {
+            cost: Some(costs),
+            ..Walk::new()
+        };
+        let p = path(&g, at(1, 2), at(4, 2), &walk).unwrap();
+        assert_eq!(
+            p,
+            vec![at(1, 2), at(1, 1), at(2, 1), at(3, 1), at(4, 1), at(4, 2)]
+        );
+        let d = distances(&g, &[at(1, 2)], &walk);
+        assert_eq!(cost(&g, &p, &walk), d[g.index(at(4, 2))]);
+        // Entering the goal costs too; leaving the start does not.
+        let g = grid(&["~~"]);
+        let p = path(&g, at(1, 1), at(2, 1), &walk).unwrap();
+        assert_eq!(cost(&g, &p, &walk), 9);
+    }
+}

@@ -1,0 +1,663 @@
+//! Property tests of the toolkit (`fov`, `distance`, `path`) on generated
+//! levels (rooms and caves) and on random noise grids without a border,
+//! each function checked against a plain reference written here:
+//!
+//! - `fov::visible` equals a recursive transcription of Ford's Python
+//!   (exact fractions, every tile visited, outside the grid included), is
+//!   symmetric between transparent cells, and with a radius equals the
+//!   unlimited result cut to the disc, also when given only the window
+//!   around the origin;
+//! - `distance::distances` equals a plain breadth-first search (unit costs)
+//!   or a plain O(n^2) Dijkstra (weighted);
+//! - `path::path` takes legal steps, costs what `distances` says, fails
+//!   exactly when it should, and follows the documented tie rule (checked
+//!   against a full backward search and the same walk).
+//!
+//! Cases come from `map::rng::Rng` with fixed seeds, so every run checks the
+//! same ones and a failure names the one that broke.
+
+use map::distance::{distances, Walk, UNREACHED};
+use map::fov::visible;
+use map::generate::{generate, Params};
+use map::grid::{byte_set, ByteSet, Grid, Pos};
+use map::options::Arg;
+use map::path::{path, NoPath};
+use map::rng::Rng;
+
+// ---------------------------------------------------------------------------
+// Cases.
+
+fn level(algorithm: &'static [u8], width: i64, height: i64, seed: i64) -> Grid {
+    let params = Params::new(Arg::Int(width), Arg::Int(height), Arg::Int(seed))
+        .with(b"algorithm", Arg::Str(algorithm));
+    generate(&params).expect("a valid level").grid
+}
+
+/// Rooms and cave levels of a few sizes.
+fn levels() -> Vec<(String, Grid)> {
+    let mut out = Vec::new();
+    for seed in 0..6 {
+        for (name, w, h) in [(&b"rooms"[..], 60, 20), (b"cave", 40, 25), (b"cave", 7, 30)] {
+            let case = format!("{} {w}x{h} seed {seed}", String::from_utf8_lossy(name));
+            out.push((case, level(name, w, h, seed)));
+        }
+    }
+    out
+}
+
+/// Borderless grids of `.`, `#` and a few other characters, at several
+/// densities, from 1x1 up.
+fn noise(rng: &mut Rng, count: usize) -> Vec<(String, Grid)> {
+    (0..count)
+        .map(|n| {
+            let (w, h) = (rng.range(1, 24), rng.range(1, 24));
+            let walls = rng.range(0, 60);
+            let cells = (0..w * h)
+                .map(|_| match rng.below(100) {
+                    r if r < walls => b'#',
+                    r if r < walls + 5 => b'~',
+                    r if r < walls + 8 => b'+',
+                    _ => b'.',
+                })
+                .collect();
+            (format!("noise {n} {w}x{h}"), Grid::from_cells(w, h, cells))
+        })
+        .collect()
+}
+
+fn all_cases() -> Vec<(String, Grid)> {
+    let mut cases = levels();
+    cases.extend(noise(&mut Rng::new(7), 150));
+    cases
+}
+
+fn random_cell(rng: &mut Rng, g: &Grid) -> Pos {
+    g.pos(rng.below(g.cells().len()))
+}
+
+/// Up to `n` distinct cells that `set` does not hold, in random order.
+fn cells_not_in(rng: &mut Rng, g: &Grid, set: &ByteSet, n: usize) -> Vec<Pos> {
+    let mut open: Vec<usize> = (0..g.cells().len())
+        .filter(|&i| !set[g.cells()[i] as usize])
+        .collect();
+    for i in (1..open.len()).rev() {
+        open.swap(i, rng.below(i + 1));
+    }
+    open.truncate(n);
+    open.into_iter().map(|i| g.pos(i)).collect()
+}
+
+// ---------------------------------------------------------------------------
+// Field of view.
+
+/// A fraction `num / den`, `den > 0`, as Python's `Fraction` (not reduced:
+/// only compared and rounded).
+#[derive(Clone, Copy, Debug)]
+struct Frac(i64, i64);
+
+impl Frac {
+    fn times(self, k: i64) -> Frac {
+        Frac(self.0 * k, self.1)
+    }
+
+    fn plus_half(self) -> Frac {
+        Frac(2 * self.0 + self.1, 2 * self.1)
+    }
+
+    fn minus_half(self) -> Frac {
+        Frac(2 * self.0 - self.1, 2 * self.1)
+    }
+
+    fn floor(self) -> i64 {
+        self.0.div_euclid(self.1)
+    }
+
+    fn ceil(self) -> i64 {
+        -(-self.0).div_euclid(self.1)
+    }
+
+    /// `k >= self`
+    fn at_most(self, k: i64) -> bool {
+        self.0 <= k * self.1
+    }
+
+    /// `k <= self`
+    fn at_least(self, k: i64) -> bool {
+        k * self.1 <= self.0
+    }
+}
+
+#[derive(Clone, Copy)]
+struct RefRow {
+    depth: i64,
+    start_slope: Frac,
+    end_slope: Frac,
+}
+
+impl RefRow {
+    fn tiles(&self) -> Vec<(i64, i64)> {
+        let min_col = round_ties_up(self.start_slope.times(self.depth));
+        let max_col = round_ties_down(self.end_slope.times(self.depth));
+        (min_col..=max_col).map(|col| (self.depth, col)).collect()
+    }
+
+    fn next(&self) -> RefRow {
+        RefRow {
+            depth: self.depth + 1,
+            ..*self
+        }
+    }
+}
+
+fn round_ties_up(n: Frac) -> i64 {
+    n.plus_half().floor()
+}
+
+fn round_ties_down(n: Frac) -> i64 {
+    n.minus_half().ceil()
+}
+
+fn slope((row_depth, col): (i64, i64)) -> Frac {
+    Frac(2 * col - 1, 2 * row_depth)
+}
+
+fn is_symmetric(row: &RefRow, (_, col): (i64, i64)) -> bool {
+    row.start_slope.times(row.depth).at_most(col) && row.end_slope.times(row.depth).at_least(col)
+}
+
+/// Ford's `compute_fov` for one quadrant's worth of state.
+struct RefFov<'a> {
+    grid: &'a Grid,
+    opaque: &'a ByteSet,
+    origin: (i64, i64),
+    quadrant: usize,
+    seen: Vec<bool>,
+}
+
+impl RefFov<'_> {
+    fn transform(&self, (row, col): (i64, i64)) -> (i64, i64) {
+        let (ox, oy) = self.origin;
+        match self.quadrant {
+            0 => (ox + col, oy - row), // north
+            1 => (ox + row, oy + col), // east
+            2 => (ox + col, oy + row), // south
+            _ => (ox - row, oy + col), // west
+        }
+    }
+
+    fn inside(&self, (x, y): (i64, i64)) -> Option<Pos> {
+        let (w, h) = (self.grid.width() as i64, self.grid.height() as i64);
+        ((1..=w).contains(&x) && (1..=h).contains(&y)).then(|| Pos {
+            x: x as usize,
+            y: y as usize,
+        })
+    }
+
+    fn is_blocking(&self, xy: (i64, i64)) -> bool {
+        self.inside(xy)
+            .is_none_or(|p| self.opaque[self.grid.get(p) as usize])
+    }
+
+    fn mark_visible(&mut self, xy: (i64, i64)) {
+        if let Some(p) = self.inside(xy) {
+            let i = self.grid.index(p);
+            self.seen[i] = true;
+        }
+    }
+
+    fn reveal(&mut self, tile: (i64, i64)) {
+        let xy = self.transform(tile);
+        self.mark_visible(xy);
+    }
+
+    fn is_wall(&self, tile: Option<(i64, i64)>) -> bool {
+        tile.is_some_and(|t| self.is_blocking(self.transform(t)))
+    }
+
+    fn is_floor(&self, tile: Option<(i64, i64)>) -> bool {
+        tile.is_some_and(|t| !self.is_blocking(self.transform(t)))
+    }
+
+    fn scan(&mut self, mut row: RefRow) {
+        let mut prev_tile = None;
+        for tile in row.tiles() {
+            if self.is_wall(Some(tile)) || is_symmetric(&row, tile) {
+                self.reveal(tile);
+            }
+            if self.is_wall(prev_tile) && self.is_floor(Some(tile)) {
+                row.start_slope = slope(tile);
+            }
+            if self.is_floor(prev_tile) && self.is_wall(Some(tile)) {
+                let mut next_row = row.next();
+                next_row.end_slope = slope(tile);
+                self.scan(next_row);
+            }
+            prev_tile = Some(tile);
+        }
+        if self.is_floor(prev_tile) {
+            self.scan(row.next());
+        }
+    }
+}
+
+fn reference_fov(grid: &Grid, origin: Pos, opaque: &ByteSet) -> Vec<bool> {
+    let mut fov = RefFov {
+        grid,
+        opaque,
+        origin: (origin.x as i64, origin.y as i64),
+        quadrant: 0,
+        seen: vec![false; grid.cells().len()],
+    };
+    fov.mark_visible(fov.origin);
+    for quadrant in 0..4 {
+        fov.quadrant = quadrant;
+        fov.scan(RefRow {
+            depth: 1,
+            start_slope: Frac(-1, 1),
+            end_slope: Frac(1, 1),
+        });
+    }
+    fov.seen
+}
+
+/// Opaque sets to try: walls, and walls plus a character that is often present.
+fn opaque_sets() -> [ByteSet; 3] {
+    [byte_set(b"#"), byte_set(b"#+~"), byte_set(b"#$!>")]
+}
+
+#[test]
+fn fov_equals_fords_reference() {
+    let mut rng = Rng::new(1);
+    let mut checked = 0;
+    for (case, g) in all_cases() {
+        for opaque in opaque_sets() {
+            let corners = [
+                Pos { x: 1, y: 1 },
+                Pos {
+                    x: g.width(),
+                    y: g.height(),
+                },
+            ];
+            let origins = (0..6).map(|_| random_cell(&mut rng, &g)).chain(corners);
+            for origin in origins {
+                let got = visible(&g, origin, None, &opaque);
+                assert_eq!(
+                    got,
+                    reference_fov(&g, origin, &opaque),
+                    "{case}, origin {origin:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000);
+}
+
+#[test]
+fn fov_is_symmetric_between_transparent_cells() {
+    let mut rng = Rng::new(2);
+    for (case, g) in all_cases() {
+        for opaque in opaque_sets() {
+            let cells = cells_not_in(&mut rng, &g, &opaque, 40);
+            let seen: Vec<Vec<bool>> = cells
+                .iter()
+                .map(|&p| visible(&g, p, None, &opaque))
+                .collect();
+            for (a, pa) in cells.iter().enumerate() {
+                for (b, pb) in cells.iter().enumerate() {
+                    assert_eq!(
+                        seen[a][g.index(*pb)],
+                        seen[b][g.index(*pa)],
+                        "{case}: {pa:?} and {pb:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The `(2r+1)x(2r+1)` window around `origin`, clipped to the grid, the
+/// origin's position in it, and its top-left corner's offset.
+fn window(g: &Grid, origin: Pos, r: usize) -> (Grid, Pos, (usize, usize)) {
+    let (x0, y0) = (
+        origin.x.saturating_sub(r).max(1),
+        origin.y.saturating_sub(r).max(1),
+    );
+    let (x1, y1) = (
+        (origin.x + r).min(g.width()),
+        (origin.y + r).min(g.height()),
+    );
+    let mut cells = Vec::new();
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            cells.push(g.get(Pos { x, y }));
+        }
+    }
+    let w = Grid::from_cells(x1 - x0 + 1, y1 - y0 + 1, cells);
+    let o = Pos {
+        x: origin.x - x0 + 1,
+        y: origin.y - y0 + 1,
+    };
+    (w, o, (x0 - 1, y0 - 1))
+}
+
+#[test]
+fn fov_with_a_radius_is_the_disc_of_the_unlimited_one_even_in_a_window() {
+    let mut rng = Rng::new(3);
+    for (case, g) in all_cases() {
+        let opaque = byte_set(b"#");
+        for _ in 0..3 {
+            let origin = random_cell(&mut rng, &g);
+            let full = visible(&g, origin, None, &opaque);
+            for r in [0, 1, 2, 3, 4, 5, 8, 13, 30] {
+                let case = format!("{case}, origin {origin:?}, radius {r}");
+                let got = visible(&g, origin, Some(r), &opaque);
+                for (i, (&in_disc, &unlimited)) in got.iter().zip(&full).enumerate() {
+                    let p = g.pos(i);
+                    let (dx, dy) = (p.x.abs_diff(origin.x), p.y.abs_diff(origin.y));
+                    let inside = dx * dx + dy * dy <= r * (r + 1);
+                    assert_eq!(in_disc, unlimited && inside, "{case}: {p:?}");
+                }
+                let (w, o, (ox, oy)) = window(&g, origin, r);
+                let small = visible(&w, o, Some(r), &opaque);
+                for (i, &s) in small.iter().enumerate() {
+                    let p = w.pos(i);
+                    let q = Pos {
+                        x: p.x + ox,
+                        y: p.y + oy,
+                    };
+                    assert_eq!(s, got[g.index(q)], "{case}: window {p:?}");
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Distances and paths.
+
+/// A random walk rule over the characters the cases use.
+fn random_walk(rng: &mut Rng) -> Walk {
+    const CHARS: &[u8] = b"#.~+@>$!";
+    let mut blocked = byte_set(b"#");
+    for &c in &CHARS[2..] {
+        blocked[c as usize] = rng.below(6) == 0;
+    }
+    let cost = (rng.below(3) == 0).then(|| {
+        let mut cost = Box::new([1; 256]);
+        for &c in CHARS {
+            cost[c as usize] = if rng.coin() {
+                rng.range(1, 9) as u64
+            } else {
+                rng.range(1, 1 << 20) as u64
+            };
+        }
+        cost
+    });
+    Walk {
+        blocked,
+        diagonal: rng.coin(),
+        cost,
+    }
+}
+
+/// The walk's step rule, written out again: `b` is a neighbour of `a`, open
+/// (or `also`), and a diagonal passes two open cells.
+fn legal(g: &Grid, walk: &Walk, a: Pos, b: Pos, also: Option<Pos>) -> bool {
+    let open = |p: Pos| !walk.blocked[g.get(p) as usize];
+    let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
+    let adjacent = match dx + dy {
+        1 => true,
+        2 => walk.diagonal && dx == 1,
+        _ => false,
+    };
+    let corners = dx + dy == 1 || (open(Pos { x: a.x, y: b.y }) && open(Pos { x: b.x, y: a.y }));
+    adjacent && (open(b) || Some(b) == also) && corners
+}
+
+fn cost_of(g: &Grid, walk: &Walk, p: Pos) -> u64 {
+    walk.cost.as_ref().map_or(1, |c| c[g.get(p) as usize])
+}
+
+/// Neighbours of `p` inside the grid, in the tie order N, E, S, W, NE, SE,
+/// SW, NW.
+fn around(g: &Grid, p: Pos) -> Vec<Pos> {
+    const ORDER: [(i64, i64); 8] = [
+        (0, -1),
+        (1, 0),
+        (0, 1),
+        (-1, 0),
+        (1, -1),
+        (1, 1),
+        (-1, 1),
+        (-1, -1),
+    ];
+    ORDER
+        .iter()
+        .map(|&(dx, dy)| (p.x as i64 + dx, p.y as i64 + dy))
+        .filter(|&(x, y)| x >= 1 && y >= 1)
+        .map(|(x, y)| Pos {
+            x: x as usize,
+            y: y as usize,
+        })
+        .filter(|&q| g.contains(q))
+        .collect()
+}
+
+/// Forward distances by a plain O(n^2) Dijkstra (or a plain BFS for unit
+/// costs): pick the nearest unsettled cell, relax its legal steps.
+fn reference_distances(g: &Grid, sources: &[Pos], walk: &Walk) -> Vec<u64> {
+    let n = g.cells().len();
+    let mut d = vec![UNREACHED; n];
+    for &s in sources {
+        d[g.index(s)] = 0;
+    }
+    if walk.cost.is_none() {
+        let mut queue: std::collections::VecDeque<usize> =
+            sources.iter().map(|&s| g.index(s)).collect();
+        while let Some(i) = queue.pop_front() {
+            for q in around(g, g.pos(i)) {
+                let j = g.index(q);
+                if d[j] == UNREACHED && legal(g, walk, g.pos(i), q, None) {
+                    d[j] = d[i] + 1;
+                    queue.push_back(j);
+                }
+            }
+        }
+        return d;
+    }
+    let mut done = vec![false; n];
+    while let Some(i) = (0..n)
+        .filter(|&i| !done[i] && d[i] != UNREACHED)
+        .min_by_key(|&i| d[i])
+    {
+        done[i] = true;
+        for q in around(g, g.pos(i)) {
+            let j = g.index(q);
+            if legal(g, walk, g.pos(i), q, None) {
+                d[j] = d[j].min(d[i] + cost_of(g, walk, q));
+            }
+        }
+    }
+    d
+}
+
+/// Costs to `goal` from every cell, against the steps, a blocked `start`
+/// allowed as the first cell: a full plain Dijkstra, no early stop.
+fn reference_to_goal(g: &Grid, goal: Pos, start: Pos, walk: &Walk) -> Vec<u64> {
+    let n = g.cells().len();
+    let mut h = vec![UNREACHED; n];
+    let mut done = vec![false; n];
+    h[g.index(goal)] = 0;
+    while let Some(i) = (0..n)
+        .filter(|&i| !done[i] && h[i] != UNREACHED)
+        .min_by_key(|&i| h[i])
+    {
+        done[i] = true;
+        let u = g.pos(i);
+        if walk.blocked[g.get(u) as usize] && u != goal {
+            continue; // the start: the walk's first cell, never passed through
+        }
+        for v in around(g, u) {
+            if legal(g, walk, v, u, None) && legal(g, walk, u, v, Some(start)) {
+                let j = g.index(v);
+                h[j] = h[j].min(h[i] + cost_of(g, walk, u));
+            }
+        }
+    }
+    h
+}
+
+/// The documented tie rule, walked over the full backward search.
+fn reference_path(g: &Grid, from: Pos, to: Pos, walk: &Walk) -> Option<Vec<Pos>> {
+    let h = reference_to_goal(g, to, from, walk);
+    if h[g.index(from)] == UNREACHED {
+        return None;
+    }
+    let mut cells = vec![from];
+    let mut v = from;
+    while v != to {
+        v = around(g, v)
+            .into_iter()
+            .filter(|&q| walk.diagonal || q.x == v.x || q.y == v.y)
+            .find(|&u| {
+                let hu = h[g.index(u)];
+                legal(g, walk, v, u, None)
+                    && hu != UNREACHED
+                    && hu + cost_of(g, walk, u) == h[g.index(v)]
+            })
+            .expect("a next step");
+        cells.push(v);
+    }
+    Some(cells)
+}
+
+/// Sources: one to three cells, blocked or not, sometimes repeated.
+fn sources(rng: &mut Rng, g: &Grid) -> Vec<Pos> {
+    let mut s: Vec<Pos> = (0..rng.range(1, 3)).map(|_| random_cell(rng, g)).collect();
+    if rng.below(5) == 0 {
+        s.push(s[0]);
+    }
+    s
+}
+
+#[test]
+fn distances_equal_a_plain_search() {
+    let mut rng = Rng::new(4);
+    for (case, g) in all_cases() {
+        for _ in 0..4 {
+            let walk = random_walk(&mut rng);
+            let src = sources(&mut rng, &g);
+            assert_eq!(
+                distances(&g, &src, &walk),
+                reference_distances(&g, &src, &walk),
+                "{case}, sources {src:?}, {walk:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn paths_are_legal_as_cheap_as_distances_and_follow_the_tie_rule() {
+    let mut rng = Rng::new(5);
+    let (mut found, mut missing) = (0, 0);
+    for (case, g) in all_cases() {
+        for _ in 0..4 {
+            let walk = random_walk(&mut rng);
+            let from = random_cell(&mut rng, &g);
+            let d = distances(&g, &[from], &walk);
+            // Goals: mostly open cells, sometimes any cell or the start.
+            let mut goals = cells_not_in(&mut rng, &g, &walk.blocked, 4);
+            goals.extend([random_cell(&mut rng, &g), from]);
+            for to in goals {
+                let case = format!("{case}, {from:?} to {to:?}, {walk:?}");
+                let got = path(&g, from, to, &walk);
+                let blocked = walk.blocked[g.get(to) as usize] && to != from;
+                match got {
+                    Ok(cells) => {
+                        assert!(!blocked, "{case}");
+                        assert_eq!((cells[0], cells[cells.len() - 1]), (from, to), "{case}");
+                        let mut cost = 0;
+                        for pair in cells.windows(2) {
+                            assert!(legal(&g, &walk, pair[0], pair[1], None), "{case}: {pair:?}");
+                            cost += cost_of(&g, &walk, pair[1]);
+                        }
+                        assert_eq!(cost, d[g.index(to)], "{case}: cost");
+                        let expected = reference_path(&g, from, to, &walk);
+                        assert_eq!(Some(cells), expected, "{case}: tie rule");
+                        found += 1;
+                    }
+                    Err(NoPath::GoalBlocked { goal }) => {
+                        assert!(blocked && goal == to, "{case}");
+                        missing += 1;
+                    }
+                    Err(NoPath::NotConnected { from: f, to: t }) => {
+                        assert!(!blocked && (f, t) == (from, to), "{case}");
+                        assert_eq!(d[g.index(to)], UNREACHED, "{case}");
+                        missing += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        found > 1000 && missing > 100,
+        "{found} paths, {missing} refusals"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Speed (release): cargo test --release --test toolkit -- --ignored --nocapture
+
+fn time_per_call<T>(calls: u32, mut f: impl FnMut() -> T) -> std::time::Duration {
+    let t = std::time::Instant::now();
+    for _ in 0..calls {
+        std::hint::black_box(f());
+    }
+    t.elapsed() / calls
+}
+
+#[test]
+#[ignore]
+fn speed() {
+    let opaque = byte_set(b"#");
+    let cave = level(b"cave", 200, 200, 1);
+    let origin = Pos { x: 100, y: 100 };
+    for r in [8, 20] {
+        let (w, o, _) = window(&cave, origin, r);
+        let t = time_per_call(100_000, || visible(&w, o, Some(r), &opaque));
+        println!("fov radius {r} window on a cave: {t:?}");
+    }
+    let open = Grid::new(17, 17, b'.');
+    let t = time_per_call(100_000, || {
+        visible(&open, Pos { x: 9, y: 9 }, Some(8), &opaque)
+    });
+    println!("fov radius 8 in the open: {t:?}");
+    let t = time_per_call(100, || visible(&cave, origin, None, &opaque));
+    println!("fov unlimited on a 200x200 cave: {t:?}");
+
+    let big = level(b"cave", 1000, 1000, 1);
+    let open = Grid::new(1000, 1000, b'.');
+    let start = [Pos { x: 500, y: 500 }];
+    let mut weighted = Walk::new();
+    let mut cost = Box::new([1; 256]);
+    cost[b'.' as usize] = 3;
+    weighted.cost = Some(cost);
+    let diagonal = Walk {
+        diagonal: true,
+        ..Walk::new()
+    };
+    for (name, g) in [("cave", &big), ("open", &open)] {
+        for (rule, walk) in [
+            ("unit", Walk::new()),
+            ("diagonal", diagonal.clone()),
+            ("weighted", weighted.clone()),
+        ] {
+            let t = time_per_call(10, || distances(g, &start, &walk));
+            println!("distances 1000x1000 {name} {rule}: {t:?}");
+        }
+        let to = Pos { x: 2, y: 2 };
+        let t = time_per_call(10, || path(g, start[0], to, &Walk::new()));
+        println!("path 1000x1000 {name} centre to corner: {t:?}");
+    }
+}
