@@ -5,6 +5,48 @@ local map = require "map"
 
 local mininteger = math.mininteger or -2 ^ 63
 
+-- "a", "a and b", "a, b and c" (with `last` instead of "and" when given).
+local function word_list(words, last)
+  if #words == 1 then return words[1] end
+  return table.concat(words, ", ", 1, #words - 1) .. " " .. (last or "and") .. " " .. words[#words]
+end
+
+local function quoted(names)
+  local out = {}
+  for i, name in ipairs(names) do out[i] = '"' .. name .. '"' end
+  return out
+end
+
+-- The algorithms as the module's messages list them: "rooms", "cave" or "maze".
+local ALGORITHM_LIST = word_list(quoted(map.ALGORITHMS), "or")
+
+-- Every option name, in the order the module lists them: each algorithm's
+-- own, then items, which every algorithm takes (last in each description).
+local OPTION_NAMES = {}
+do
+  local seen = { items = true }
+  for _, algorithm in ipairs(map.ALGORITHMS) do
+    for _, option in ipairs(map.describe(algorithm).options) do
+      if not seen[option.name] then
+        seen[option.name] = true
+        OPTION_NAMES[#OPTION_NAMES + 1] = option.name
+      end
+    end
+  end
+  OPTION_NAMES[#OPTION_NAMES + 1] = "items"
+end
+
+-- The algorithms whose description lists option `name`, in map.ALGORITHMS order.
+local function owners(name)
+  local found = {}
+  for _, algorithm in ipairs(map.ALGORITHMS) do
+    for _, option in ipairs(map.describe(algorithm).options) do
+      if option.name == name then found[#found + 1] = algorithm end
+    end
+  end
+  return found
+end
+
 -- A table whose metamethods raise: the module must read it raw.
 local function trap()
   local boom = function() error("metamethod called") end
@@ -81,8 +123,11 @@ describe("hostile options", function()
     { { width = 60, height = 20, items = "5" }, 'items must be an integer from 0 to 4000000, got string "5"' },
     { { width = 60, height = 20, rooms = true }, "rooms must be an integer from 1 to 10000, got boolean" },
     { { width = 60, height = 20, rooms = 10001 }, "rooms must be an integer from 1 to 10000, got 10001" },
-    { { width = 60, height = 20, algorithm = 1 }, 'algorithm must be "rooms" or "cave", got 1' },
-    { { width = 60, height = 20, algorithm = "CAVE" }, 'algorithm must be "rooms" or "cave", got string "CAVE"' },
+    { { width = 60, height = 20, algorithm = 1 }, "algorithm must be " .. ALGORITHM_LIST .. ", got 1" },
+    { { width = 60, height = 20, algorithm = "CAVE" }, "algorithm must be " .. ALGORITHM_LIST .. ', got string "CAVE"' },
+    { { width = 60, height = 20, algorithm = "" }, "algorithm must be " .. ALGORITHM_LIST .. ', got string ""' },
+    { { width = 60, height = 20, algorithm = "rooms\0" }, "algorithm must be " .. ALGORITHM_LIST .. ", got string " },
+    { { width = 60, height = 20, algorithm = {} }, "algorithm must be " .. ALGORITHM_LIST .. ", got table" },
     { { width = 60, height = 20, algorithm = "cave", fill = "x" }, 'fill must be a number in (0, 1], got string "x"' },
     { { width = 60, height = 20, algorithm = "cave", max_frontier = {} },
       "max_frontier must be an integer from 1 to 4000000, got table" },
@@ -96,6 +141,107 @@ describe("hostile options", function()
       fails(("map.%s: expected at most 1 argument, got 2"):format(fn), map[fn], { width = 60, height = 20 }, 1)
     end)
   end
+end)
+
+describe("hostile options of every algorithm (from map.describe)", function()
+  local FNS = { "generate", "generate_text", "generate_json" }
+  -- Values of the wrong type for each kind of option, with how errors show them.
+  local WRONG = {
+    integer = { { "5", 'string "5"' }, { true, "boolean" }, { 1.5, "1.5" }, { 0 / 0, "nan" }, { 1 / 0, "inf" },
+      { -1 / 0, "-inf" }, { {}, "table" }, { print, "function" } },
+    number = { { "0.5", 'string "0.5"' }, { true, "boolean" }, { 0 / 0, "nan" }, { 1 / 0, "inf" },
+      { -1 / 0, "-inf" }, { {}, "table" }, { print, "function" } },
+    boolean = { { 1, "1" }, { 0, "0" }, { "true", 'string "true"' }, { "false", 'string "false"' },
+      { 0 / 0, "nan" }, { {}, "table" } },
+  }
+  local function number_text(x) return string.format("%.14g", x) end
+
+  for _, algorithm in ipairs(map.ALGORITHMS) do
+    local d = map.describe(algorithm)
+
+    it(algorithm .. ": names each option given a bad type or a value out of range", function()
+      for _, option in ipairs(d.options) do
+        local bad, expected = {}, nil
+        for i, case in ipairs(WRONG[option.type]) do bad[i] = case end
+        if option.type == "integer" then
+          expected = ("%s must be an integer from %d to %d, got "):format(option.name, option.min, option.max)
+          bad[#bad + 1] = { option.min - 1, string.format("%d", option.min - 1) }
+          bad[#bad + 1] = { option.max + 1, string.format("%d", option.max + 1) }
+        elseif option.type == "number" then
+          expected = ("%s must be a number in %s%s, %s], got "):format(option.name, option.open_min and "(" or "[",
+            number_text(option.min), number_text(option.max))
+          local below = option.open_min and option.min or option.min - 1
+          bad[#bad + 1] = { below, number_text(below) }
+          bad[#bad + 1] = { option.max + 1, number_text(option.max + 1) }
+        else
+          expected = option.name .. " must be a boolean, got "
+        end
+        for _, case in ipairs(bad) do
+          for _, fn in ipairs(FNS) do
+            local opts = { width = 30, height = 12, seed = 1, algorithm = algorithm, [option.name] = case[1] }
+            fails(("map.%s: %s%s"):format(fn, expected, case[2]), map[fn], opts)
+          end
+        end
+      end
+    end)
+
+    it(algorithm .. ": refuses sizes below its minimum and options of other algorithms", function()
+      fails(("map.generate: width must be an integer >= %d, got %d"):format(d.min_width, d.min_width - 1),
+        map.generate, { width = d.min_width - 1, height = 40, algorithm = algorithm })
+      fails(("map.generate: height must be an integer >= %d, got %d"):format(d.min_height, d.min_height - 1),
+        map.generate, { width = 40, height = d.min_height - 1, algorithm = algorithm })
+      local own = {}
+      for _, option in ipairs(d.options) do own[option.name] = true end
+      for _, name in ipairs(OPTION_NAMES) do
+        if not own[name] then
+          local takers = owners(name)
+          local option
+          for _, o in ipairs(map.describe(takers[1]).options) do
+            if o.name == name then option = o end
+          end
+          local value = option.default
+          if value == nil then value = option.min end
+          local message = ("option %s applies only to algorithm%s %s"):format(name, #takers == 1 and "" or "s",
+            word_list(quoted(takers)))
+          for _, fn in ipairs(FNS) do
+            local ok, err = pcall(map[fn], { width = 30, height = 12, algorithm = algorithm, [name] = value })
+            assert.is_false(ok)
+            assert.are.equal(("map.%s: %s"):format(fn, message), err)
+          end
+        end
+      end
+    end)
+  end
+
+  it("reports the bytewise smallest unknown option name, whatever the table's order", function()
+    local unknown = { "zeta", "alpha", "beta", "_x", "a b", "\255", "Zz", "Beta", "colour", "ROOMS" }
+    local message = 'map.generate: unknown option "Beta" (options: width, height, seed, algorithm, '
+      .. table.concat(OPTION_NAMES, ", ") .. ")"
+    for shift = 0, #unknown - 1 do
+      for _, extra in ipairs({ {}, { seed = "bad", items = -1 }, { fill = 0.5, rooms = 3, doors = 1 } }) do
+        local opts = {}
+        for i = 1, #unknown do
+          local name = unknown[(i + shift - 1) % #unknown + 1]
+          opts[name] = i
+        end
+        for _, algorithm in ipairs(map.ALGORITHMS) do
+          opts.width, opts.height, opts.algorithm = 30, 12, algorithm
+          for k, v in pairs(extra) do opts[k] = v end
+          local ok, err = pcall(map.generate, opts)
+          assert.is_false(ok)
+          assert.are.equal(message, err)
+        end
+      end
+    end
+  end)
+
+  it("describe refuses bad algorithm names and extra arguments", function()
+    for _, case in ipairs({ { "maze-ish", 'string "maze-ish"' }, { 1, "1" }, { false, "boolean" }, { {}, "table" },
+      { "ROOMS", 'string "ROOMS"' } }) do
+      fails("map.describe: algorithm must be " .. ALGORITHM_LIST .. ", got " .. case[2], map.describe, case[1])
+    end
+    fails("map.describe: expected at most 1 argument, got 2", map.describe, "rooms", "cave")
+  end)
 end)
 
 describe("maps that are not maps", function()

@@ -5,13 +5,18 @@ local support = require "spec.support"
 local read_file, cli, from_text = support.read_file, support.cli, support.from_text
 local unpack = table.unpack or unpack
 
--- Golden renders, one file per case: spec/golden/<algorithm>-<w>x<h>-<seed>.txt.
-local GOLDEN = {
-  { "rooms", 60, 20, 42 }, { "rooms", 80, 25, 1 }, { "rooms", 6, 5, 0 }, { "rooms", 120, 40, -7 },
-  { "rooms", 30, 12, 9007199254740992 }, { "rooms", 40, 30, -9007199254740992 },
-  { "cave", 80, 50, 666 }, { "cave", 3, 200, 1 }, { "cave", 20, 20, 42 }, { "cave", 200, 60, -3 },
-}
-
+-- Golden renders, one file per case: spec/golden/<algorithm>-<w>x<h>-<seed>.txt,
+-- every file in the directory (tests/golden.rs reads the same files).
+local GOLDEN = {}
+do
+  local ls = assert(io.popen("ls spec/golden"))
+  for name in ls:lines() do
+    local algorithm, w, h, seed = name:match("^([%w_]+)%-(%d+)x(%d+)%-(%-?%d+)%.txt$")
+    assert(algorithm, "spec/golden/" .. name .. " is not <algorithm>-<w>x<h>-<seed>.txt")
+    GOLDEN[#GOLDEN + 1] = { algorithm, tonumber(w), tonumber(h), tonumber(seed), name = name }
+  end
+  ls:close()
+end
 
 -- How many cells of `m` equal `wanted`.
 local function count(m, wanted)
@@ -187,8 +192,9 @@ describe("generate", function()
       { { { width = 60, height = 20, colour = 1 } }, "unknown option \"colour\"" },
       { { { width = 60, height = 20, rooms = 0 } }, "rooms must be an integer from 1 to 10000, got 0" },
       { { { width = 60, height = 20, items = -1 } }, "items must be an integer from 0 to" },
-      { { { width = 60, height = 20, algorithm = "maze" } },
-        "algorithm must be \"rooms\" or \"cave\", got string \"maze\"" },
+      { { { width = 60, height = 20, algorithm = "labyrinth" } },
+        "algorithm must be \"" .. table.concat(map.ALGORITHMS, "\", \"", 1, #map.ALGORITHMS - 1) .. "\" or \""
+        .. map.ALGORITHMS[#map.ALGORITHMS] .. "\", got string \"labyrinth\"" },
       { { { width = 60, height = 20, items = 5000, seed = 1 } }, "cannot place 5000 items: only %d+ free" },
       { { { 60, 20 } }, "option names must be strings, got 1" },
       { { { height = 20 } }, "width must be an integer >= 6, got nil" },
@@ -236,9 +242,19 @@ describe("reachable", function()
 end)
 
 describe("golden maps", function()
+  it("cover every algorithm", function()
+    assert.is_true(#GOLDEN >= 10)
+    local covered = {}
+    for _, case in ipairs(GOLDEN) do covered[case[1]] = true end
+    for _, algorithm in ipairs(map.ALGORITHMS) do
+      assert.is_true(covered[algorithm], "no golden file for " .. algorithm)
+    end
+  end)
+
   for _, case in ipairs(GOLDEN) do
     local algorithm, w, h, seed = unpack(case)
-    local name = ("%s-%dx%d-%s.txt"):format(algorithm, w, h, string.format("%d", seed))
+    local name = case.name
+    assert(name == ("%s-%dx%d-%s.txt"):format(algorithm, w, h, string.format("%d", seed)), name)
     it(name .. " is unchanged", function()
       local m = map.generate { width = w, height = h, seed = seed, algorithm = algorithm }
       assert.are.equal(read_file("spec/golden/" .. name), map.render(m))
@@ -255,6 +271,18 @@ describe("main.lua", function()
       assert.are.equal("", err)
       local m = map.generate { width = case[1], height = case[2], seed = case[3], algorithm = case[4] }
       assert.are.equal(map.render(m) .. "\n", out)
+    end
+  end)
+
+  it("takes any algorithm's name", function()
+    for i, algorithm in ipairs(map.ALGORITHMS) do
+      for _, case in ipairs({ { 80, 50, 7 }, { 30, 12, -i } }) do
+        local out, err, code = cli(case[1], case[2], case[3], algorithm)
+        assert.are.equal(0, code, algorithm .. ": " .. err)
+        assert.are.equal("", err)
+        local m = map.generate { width = case[1], height = case[2], seed = case[3], algorithm = algorithm }
+        assert.are.equal(map.render(m) .. "\n", out, algorithm)
+      end
     end
   end)
 
@@ -298,6 +326,12 @@ describe("generate_text and generate_json", function()
     assert.are.same(m.player, v.player)
     assert.are.same(m.stairs, v.stairs)
     assert.are.same(m.items, v.items)
+    assert.are.same({}, v.doors)
+    assert.are.equal(map.render(m), table.concat(v.rows, "\n"))
+    local opts = { width = 60, height = 20, seed = 3, doors = true }
+    m, v = map.generate(opts), json.decode(map.generate_json(opts))
+    assert.is_true(#m.doors > 0)
+    assert.are.same(m.doors, v.doors)
     assert.are.equal(map.render(m), table.concat(v.rows, "\n"))
   end)
 

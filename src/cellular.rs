@@ -539,3 +539,34 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod measure {
+    use super::*;
+    use crate::algorithm::Value;
+    use std::time::Instant;
+
+    /// `cargo test --release cellular::measure -- --ignored --nocapture`:
+    /// ns per cell with the default options.
+    #[test]
+    #[ignore]
+    fn ns_per_cell() {
+        let options = Options::new(vec![
+            ("probability", Value::Number(0.45)),
+            ("generations", Value::Int(4)),
+        ]);
+        for (w, h, runs) in [(80, 50, 2000), (1000, 1000, 20), (2000, 2000, 5)] {
+            let start = Instant::now();
+            for seed in 0..runs {
+                let mut grid = Grid::new(w, h, WALL);
+                carve(&mut grid, &options, &mut Rng::new(seed)).unwrap();
+            }
+            let ns = start.elapsed().as_nanos() as f64 / (runs as usize * w * h) as f64;
+            println!("cellular {w}x{h}: {ns:.2} ns/cell");
+        }
+        let mut grid = Grid::new(80, 30, WALL);
+        let layout = carve(&mut grid, &options, &mut Rng::new(1)).unwrap();
+        grid.set(layout.player, b'@');
+        println!("{}", String::from_utf8(grid.render()).unwrap());
+    }
+}

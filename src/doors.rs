@@ -72,3 +72,160 @@ fn cell(grid: &Grid, x: isize, y: isize) -> u8 {
         WALL
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bsp;
+    use crate::reach::distances;
+    use crate::rng::Rng;
+
+    fn grid(rows: &[&str]) -> Grid {
+        Grid::from_cells(rows[0].len(), rows.len(), rows.concat().into_bytes())
+    }
+
+    fn room(x: usize, y: usize, w: usize, h: usize) -> Room {
+        Room { x, y, w, h }
+    }
+
+    fn at(x: usize, y: usize) -> Pos {
+        Pos { x, y }
+    }
+
+    #[test]
+    fn a_corridor_through_a_wall_makes_a_door() {
+        let mut g = grid(&[
+            "#########",
+            "#....####",
+            "#....####",
+            "#........",
+            "###.#####",
+            "###.#####",
+            "#########",
+        ]);
+        let doors = add(&mut g, &[room(2, 2, 4, 3)]);
+        assert_eq!(doors, vec![at(6, 4), at(4, 5)], "row-major");
+        assert_eq!(g.get(at(6, 4)), DOOR);
+        assert_eq!(g.get(at(4, 5)), DOOR);
+    }
+
+    #[test]
+    fn a_wall_between_two_rooms_gets_one_door() {
+        let mut g = grid(&["#########", "#...#...#", "#.......#", "#...#...#", "#########"]);
+        let doors = add(&mut g, &[room(2, 2, 3, 3), room(6, 2, 3, 3)]);
+        assert_eq!(doors, vec![at(5, 3)]);
+    }
+
+    #[test]
+    fn no_door_in_a_wide_gap_a_notch_a_corner_or_along_a_wall() {
+        let rooms = [room(3, 3, 3, 2)];
+        for rows in [
+            // Two cells open side by side.
+            ["#######", "#######", "##.....", "##.....", "#######"],
+            // A notch: floor in the wall, wall beyond it.
+            ["#######", "#######", "##....#", "##...##", "#######"],
+            // A corner cell open both ways.
+            ["#######", "##.####", "#......", "##...##", "#######"],
+            // A corridor running along the top wall.
+            ["#######", "#......", "##...##", "##...##", "#######"],
+        ] {
+            let mut g = grid(&rows);
+            assert_eq!(add(&mut g, &rooms), vec![], "{rows:?}");
+        }
+    }
+
+    #[test]
+    fn beyond_the_grid_counts_as_wall() {
+        let mut g = grid(&["#.#", "#.#", "#.#"]);
+        assert_eq!(add(&mut g, &[room(2, 2, 1, 1)]), vec![], "open up and down");
+        let mut g = grid(&["..", ".."]);
+        assert_eq!(add(&mut g, &[room(1, 1, 2, 2)]), vec![]);
+    }
+
+    /// The step into `room` when `p` is on its ring, corners excluded.
+    fn inward(room: &Room, p: Pos) -> Option<(isize, isize)> {
+        let in_x = (room.x..room.x + room.w).contains(&p.x);
+        let in_y = (room.y..room.y + room.h).contains(&p.y);
+        match (in_x, in_y) {
+            (true, false) if p.y + 1 == room.y => Some((0, 1)),
+            (true, false) if p.y == room.y + room.h => Some((0, -1)),
+            (false, true) if p.x + 1 == room.x => Some((1, 0)),
+            (false, true) if p.x == room.x + room.w => Some((-1, 0)),
+            _ => None,
+        }
+    }
+
+    /// The definition, cell by cell: a floor ring cell of some room, open
+    /// into the room and out of it, walled along the ring.
+    fn is_door(before: &Grid, rooms: &[Room], p: Pos) -> bool {
+        let get = |dx: isize, dy: isize| cell(before, p.x as isize + dx, p.y as isize + dy);
+        before.get(p) == FLOOR
+            && rooms.iter().filter_map(|r| inward(r, p)).any(|(dx, dy)| {
+                get(dx, dy) != WALL
+                    && get(-dx, -dy) != WALL
+                    && get(dy, dx) == WALL
+                    && get(-dy, -dx) == WALL
+            })
+    }
+
+    /// Doors exactly where the definition puts them, nothing else changed,
+    /// the same doors when recomputed, and the same cells reachable.
+    fn check(before: &Grid, rooms: &[Room]) -> usize {
+        let mut after = before.clone();
+        let doors = add(&mut after, rooms);
+        let expected: Vec<Pos> = (0..before.cells().len())
+            .map(|i| before.pos(i))
+            .filter(|&p| is_door(before, rooms, p))
+            .collect();
+        assert_eq!(doors, expected);
+        for (i, (&b, &a)) in before.cells().iter().zip(after.cells()).enumerate() {
+            let door = doors.contains(&before.pos(i));
+            assert_eq!(a, if door { DOOR } else { b });
+        }
+        let mut again = after.clone();
+        assert_eq!(add(&mut again, rooms), vec![], "doors are not floor");
+        let undone: Vec<u8> = after
+            .cells()
+            .iter()
+            .map(|&c| if c == DOOR { FLOOR } else { c })
+            .collect();
+        let mut undone = Grid::from_cells(before.width(), before.height(), undone);
+        assert_eq!(add(&mut undone, rooms), doors, "recomputed");
+        let start = rooms[0].centre();
+        assert_eq!(distances(before, start), distances(&after, start));
+        doors.len()
+    }
+
+    #[test]
+    fn doors_on_rooms_layouts() {
+        let mut total = 0;
+        for seed in 0..60 {
+            for (w, h) in [(6, 5), (7, 9), (30, 12), (60, 20), (120, 40)] {
+                let mut g = Grid::new(w, h, WALL);
+                let rooms = crate::rooms::carve(&mut g, 10, &mut Rng::new(seed));
+                total += check(&g, &rooms);
+            }
+        }
+        assert!(total > 0);
+    }
+
+    #[test]
+    fn doors_on_bsp_layouts() {
+        let mut total = 0;
+        for seed in 0..20 {
+            for (w, h) in [(4, 3), (9, 7), (30, 12), (80, 50), (300, 40), (5, 300)] {
+                for min_size in [3, 7] {
+                    let mut g = Grid::new(w, h, WALL);
+                    let settings = bsp::Settings {
+                        depth: bsp::MAX_DEPTH as usize,
+                        min_size,
+                        max_ratio: bsp::DEFAULT_MAX_RATIO,
+                    };
+                    let rooms = bsp::carve(&mut g, settings, &mut Rng::new(seed));
+                    total += check(&g, &rooms);
+                }
+            }
+        }
+        assert!(total > 0);
+    }
+}

@@ -152,10 +152,15 @@ impl Scan<'_> {
     /// among the others does not matter (each is fixed when pushed, and
     /// marking is a union), so a stack does what the recursion did.
     ///
-    /// Tiles outside the grid are walls that are never marked; rather than
-    /// visiting them, the clipped span remembers whether a wall lay just
-    /// before it (the next floor then starts a new span) and just after it
-    /// (a floor run then ends against it).
+    /// Tiles outside the grid are walls, never marked; the span is clipped
+    /// to the grid instead of visiting them, and that changes nothing. The
+    /// grid's edge is a fixed column (`lo <= 0 <= hi`), so the slope Ford
+    /// takes from the first tile outside, `(lo - 1/2) / d` or
+    /// `(hi + 1/2) / d`, leans away from the grid: at depth `d` and beyond
+    /// it passes outside every tile in the grid, so as a start or end slope
+    /// it hides none of them, as the slope it would replace did not.
+    /// `tests/toolkit.rs` checks this against the reference, which visits
+    /// every tile.
     fn quadrant(&mut self, q: &Quadrant, radius: i64) {
         let max_depth = q.depth.min(radius);
         self.rows.push(Row {
@@ -168,14 +173,14 @@ impl Scan<'_> {
             if depth > max_depth {
                 continue;
             }
-            let (min, max) = (row.min_col(), row.max_col());
-            let (lo, hi) = (min.max(q.cols.0), max.min(q.cols.1));
+            let lo = row.min_col().max(q.cols.0);
+            let hi = row.max_col().min(q.cols.1);
             if lo > hi {
                 continue;
             }
             let base = q.origin + depth as isize * q.along;
             // `Some(is_wall)` of the previous tile, `None` before the first.
-            let mut prev = (min < lo).then_some(true);
+            let mut prev = None;
             for col in lo..=hi {
                 let i = (base + col as isize * q.across) as usize;
                 let wall = self.opaque[self.cells[i] as usize];
@@ -191,14 +196,7 @@ impl Scan<'_> {
                 prev = Some(wall);
             }
             if prev == Some(false) {
-                // A floor run reaching the span's end, or the grid's edge
-                // (a wall outside it).
-                let end = if max > hi {
-                    Slope::of_tile(depth, hi + 1)
-                } else {
-                    row.end
-                };
-                self.rows.push(row.next(end));
+                self.rows.push(row.next(row.end));
             }
         }
     }

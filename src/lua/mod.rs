@@ -5,7 +5,9 @@
 //!    Lua stack only through calls that cannot raise a Lua error;
 //! 2. on failure, raise the message as a plain Lua string (`raise`), with
 //!    no Rust value left alive in the frames that `lua_error` jumps over;
-//! 3. on success, push the result (`stack::push_*`).
+//! 3. on success, push the result (`stack::push_*`) inside `lua_pcall`
+//!    (`push_protected`), so that a Lua error while building it, such as
+//!    running out of memory, is raised only after the reply is dropped.
 //!
 //! mlua's own callbacks raise errors as userdata; raising strings keeps
 //! `pcall` users' `err:match(...)` working the same on every interpreter.
@@ -17,7 +19,7 @@
 mod stack;
 mod toolkit;
 
-use std::ffi::c_int;
+use std::ffi::{c_int, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use mlua::ffi::{self, lua_State};
@@ -52,6 +54,9 @@ fn open(lua: &Lua) -> mlua::Result<Table> {
         // SAFETY: each function follows the stack discipline described above.
         module.set(name, unsafe { lua.create_c_function(function)? })?;
     }
+    // SAFETY: as above; `push_protected` calls it through `lua_pcall`.
+    let push = unsafe { lua.create_c_function(push_reply)? };
+    lua.set_named_registry_value(PUSH_REPLY.to_str().expect("ASCII"), push)?;
     module.set("VERSION", env!("CARGO_PKG_VERSION"))?;
     module.set("MAX_CELLS", MAX_CELLS)?;
     let names = algorithm::LIST.iter().map(|a| a.name);
@@ -229,24 +234,58 @@ unsafe fn call(
     body: impl FnOnce(&Args) -> Result<Reply, String>,
 ) -> c_int {
     match run(state, name, body) {
-        Ok(reply) => match reply {
-            Reply::Map(grid) => stack::push_grid(state, &grid),
-            Reply::Level(level) => stack::push_level(state, &level),
-            Reply::Text(text) => stack::push_bytes(state, &text),
-            Reply::Reach(Ok(())) => stack::push_true(state),
-            Reply::Reach(Err(why)) => stack::push_false_and(state, &why),
-            Reply::Description(algorithm) => stack::push_description(state, algorithm),
-            Reply::Visible(fov) => {
-                let (fov, seen) = *fov;
-                stack::push_visible(state, fov.height, fov.corner, fov.window.width(), &seen)
-            }
-            Reply::Distances(width, dist) => stack::push_distances(state, width, &dist),
-            Reply::Path(Ok(cells)) => stack::push_path(state, &cells),
-            Reply::Path(Err(why)) => stack::push_nil_and(state, &why),
-            #[cfg(feature = "luajit")]
-            Reply::Parts(level) => stack::push_level_parts(state, &level),
-        },
+        Ok(reply) => push_protected(state, name, reply),
         Err(message) => raise(state, message),
+    }
+}
+
+/// The registry key of `push_reply`, stored by `open`.
+const PUSH_REPLY: &CStr = c"map.push_reply";
+
+/// Step 3: pushes `reply` inside `lua_pcall`, so that a Lua error while
+/// building the result (out of memory, no room on the stack) cannot jump
+/// over `reply`: it is dropped here, and then the error is raised with the
+/// function's name. Fetching `push_reply` from the registry and pushing a
+/// light userdata allocate nothing, so nothing before the `pcall` can fail.
+unsafe fn push_protected(state: *mut lua_State, name: &str, reply: Reply) -> c_int {
+    let base = ffi::lua_gettop(state);
+    ffi::lua_getfield(state, ffi::LUA_REGISTRYINDEX, PUSH_REPLY.as_ptr());
+    ffi::lua_pushlightuserdata(state, std::ptr::from_ref(&reply).cast_mut().cast());
+    let status = ffi::lua_pcall(state, 1, ffi::LUA_MULTRET, 0);
+    drop(reply);
+    if status == ffi::LUA_OK {
+        return ffi::lua_gettop(state) - base;
+    }
+    let why = if status == ffi::LUA_ERRMEM {
+        "not enough memory for the result".to_string()
+    } else {
+        stack::message(state)
+    };
+    ffi::lua_settop(state, base);
+    raise(state, format!("{name}: {why}"))
+}
+
+/// The protected part of `push_protected`: its one argument points to the
+/// reply, which outlives this call.
+unsafe extern "C-unwind" fn push_reply(state: *mut lua_State) -> c_int {
+    let reply = &*ffi::lua_touserdata(state, 1).cast::<Reply>();
+    ffi::lua_settop(state, 0);
+    match reply {
+        Reply::Map(grid) => stack::push_grid(state, grid),
+        Reply::Level(level) => stack::push_level(state, level),
+        Reply::Text(text) => stack::push_bytes(state, text),
+        Reply::Reach(Ok(())) => stack::push_true(state),
+        Reply::Reach(Err(why)) => stack::push_false_and(state, why),
+        Reply::Description(algorithm) => stack::push_description(state, algorithm),
+        Reply::Visible(fov) => {
+            let (fov, seen) = &**fov;
+            stack::push_visible(state, fov.height, fov.corner, fov.window.width(), seen)
+        }
+        Reply::Distances(width, dist) => stack::push_distances(state, *width, dist),
+        Reply::Path(Ok(cells)) => stack::push_path(state, cells),
+        Reply::Path(Err(why)) => stack::push_nil_and(state, why),
+        #[cfg(feature = "luajit")]
+        Reply::Parts(level) => stack::push_level_parts(state, level),
     }
 }
 

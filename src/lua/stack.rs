@@ -6,13 +6,14 @@
 //!   metamethods, never allocate and never raise. Each read pushes at most two
 //!   values and pops them before returning, so it runs inside `catch_unwind`
 //!   and stays within the `LUA_MINSTACK` slots Lua guarantees a C function.
-//! - Writing (`push_*`) runs after the core is done. It builds tables with
-//!   `lua_createtable` + `lua_rawseti`, pushing each distinct cell string once
-//!   and copying it with `lua_pushvalue`: the fastest way to fill a table of
-//!   rows (see the README's performance notes). It leaves exactly its results
-//!   on the stack. The only error it can meet is Lua running out of memory,
-//!   which `MAX_CELLS` makes remote; that error skips the Rust destructors
-//!   of the frames it crosses on Lua 5.4, leaking the reply's buffers.
+//! - Writing (`push_*`) runs after the core is done, inside `lua_pcall`
+//!   (`push_protected` in mod.rs). It builds tables with `lua_createtable` +
+//!   `lua_rawseti`, pushing each distinct cell string once and copying it
+//!   with `lua_pushvalue`: the fastest way to fill a table of rows (see the
+//!   README's performance notes). It leaves exactly its results on the
+//!   stack. The errors it can meet (Lua out of memory, no room on the
+//!   stack) end the `pcall`; the reply is dropped before they are raised
+//!   again, so no Rust value is ever jumped over.
 
 use std::ffi::{c_int, CStr};
 
@@ -301,7 +302,11 @@ unsafe fn read_row(
 const PUSH_SLOTS: c_int = 260;
 
 pub unsafe fn push_grid(l: *mut lua_State, grid: &Grid) -> c_int {
-    ffi::luaL_checkstack(l, PUSH_SLOTS, c"map: stack overflow".as_ptr());
+    ffi::luaL_checkstack(
+        l,
+        PUSH_SLOTS,
+        c"no room on the Lua stack for the result".as_ptr(),
+    );
     push_rows(l, grid, 0);
     1
 }
@@ -332,7 +337,11 @@ unsafe fn push_rows(l: *mut lua_State, grid: &Grid, fields: c_int) {
 }
 
 pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
-    ffi::luaL_checkstack(l, PUSH_SLOTS, c"map: stack overflow".as_ptr());
+    ffi::luaL_checkstack(
+        l,
+        PUSH_SLOTS,
+        c"no room on the Lua stack for the result".as_ptr(),
+    );
     push_rows(l, &level.grid, 8);
     let map = ffi::lua_gettop(l);
     set_int(l, map, c"width", level.grid.width() as i64);
@@ -452,7 +461,7 @@ pub unsafe fn push_false_and(l: *mut lua_State, why: &str) -> c_int {
 /// `options` an array of `{name, type, min, max, open_min, default,
 /// default_text, doc}` in the order the algorithm checks them, `items` last.
 pub unsafe fn push_description(l: *mut lua_State, algorithm: &Algorithm) -> c_int {
-    ffi::luaL_checkstack(l, 8, c"map: stack overflow".as_ptr());
+    ffi::luaL_checkstack(l, 8, c"no room on the Lua stack for the result".as_ptr());
     ffi::lua_createtable(l, 0, 5);
     let t = ffi::lua_gettop(l);
     set_str(l, t, c"name", algorithm.name);
@@ -521,7 +530,7 @@ pub unsafe fn push_visible(
     w: usize,
     seen: &[bool],
 ) -> c_int {
-    ffi::luaL_checkstack(l, 4, c"map: stack overflow".as_ptr());
+    ffi::luaL_checkstack(l, 4, c"no room on the Lua stack for the result".as_ptr());
     ffi::lua_createtable(l, height as c_int, 0);
     let window_rows = y0..y0 + seen.len() / w;
     for y in 1..=height {
@@ -543,7 +552,7 @@ pub unsafe fn push_visible(
 
 /// `map.distances`' table: rows of integers, `false` where `UNREACHED`.
 pub unsafe fn push_distances(l: *mut lua_State, width: usize, dist: &[u64]) -> c_int {
-    ffi::luaL_checkstack(l, 4, c"map: stack overflow".as_ptr());
+    ffi::luaL_checkstack(l, 4, c"no room on the Lua stack for the result".as_ptr());
     let height = dist.len() / width;
     ffi::lua_createtable(l, height as c_int, 0);
     for (y, row) in dist.chunks_exact(width).enumerate() {
@@ -563,7 +572,7 @@ pub unsafe fn push_distances(l: *mut lua_State, width: usize, dist: &[u64]) -> c
 
 /// `map.path`'s array of `{x=, y=}`.
 pub unsafe fn push_path(l: *mut lua_State, cells: &[Pos]) -> c_int {
-    ffi::luaL_checkstack(l, 6, c"map: stack overflow".as_ptr());
+    ffi::luaL_checkstack(l, 6, c"no room on the Lua stack for the result".as_ptr());
     ffi::lua_createtable(l, cells.len() as c_int, 0);
     for (i, &p) in cells.iter().enumerate() {
         push_pos(l, p, 0);
@@ -576,4 +585,12 @@ pub unsafe fn push_nil_and(l: *mut lua_State, why: &str) -> c_int {
     ffi::lua_pushnil(l);
     ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
     2
+}
+
+/// The error message on top of the stack (any value, described if not a string).
+pub unsafe fn message(l: *mut lua_State) -> String {
+    match value(l, -1) {
+        Arg::Str(s) => String::from_utf8_lossy(s).into_owned(),
+        other => other.to_string(),
+    }
 }
