@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' -o -name '*.lua')
 
-.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install
+.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install play test-love
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -43,6 +43,14 @@ test-rust:
 test-lua: all
 	busted --run=lua54
 	busted --run=luajit
+
+# The LÖVE demo (examples/love/): play it, or run its scripted mode headless
+# under Xvfb, which also refreshes docs/love-demo.png.
+play: $(BUILD)/5.1/map.so
+	love examples/love
+
+test-love: $(BUILD)/5.1/map.so
+	examples/love/test.sh
 
 # Issue 6's benchmark (bench/RESULTS.md): a few minutes, markdown on stdout.
 bench: all

@@ -6,12 +6,15 @@ set -eu
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # luajit2 is OpenResty's LuaJIT branch: the nginx Lua module needs it, and it
-# conflicts with Debian's plain `luajit` package.
+# conflicts with Debian's plain `luajit` package. love (LÖVE 11, for the demo
+# in examples/love/) comes after it, so that it uses libluajit2; xvfb and xauth
+# run the demo headless (`make test-love`).
 apt-get install -y -qq --no-install-recommends \
   make gcc pkg-config ca-certificates \
   lua5.4 liblua5.4-dev luajit2 libluajit2-5.1-dev \
   lua-busted lua-check lua-dkjson curl wrk \
-  nginx-light libnginx-mod-http-lua >/dev/null
+  nginx-light libnginx-mod-http-lua \
+  love xvfb xauth >/dev/null
 
 # busted pulls in Lua 5.1 and makes it `lua`; the module is built for Lua 5.4
 # and LuaJIT, so point `lua` at Lua 5.4.

@@ -4,14 +4,14 @@
 # table per interpreter, memory, the core's criterion benches, HTTP.
 #
 #   bench/run.sh              # everything, a few minutes
-#   bench/run.sh lua memory   # only some parts: lua, memory, criterion, http
+#   bench/run.sh lua memory   # only some parts: lua, toolkit, memory, criterion, http
 #
 # Timing settings are in bench/bench.lua (BENCH_ROUNDS, BENCH_ROUND_S, ...) and
 # bench/http.sh (BENCH_HTTP_*). Criterion's data goes to target/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-parts=${*:-lua memory criterion http}
+parts=${*:-lua toolkit memory criterion http}
 has() { [[ " $parts " == *" $1 "* ]]; }
 
 for so in build/lib/lua/5.4/map.so build/lib/lua/5.1/map.so; do
@@ -35,6 +35,13 @@ if has lua; then
   echo "## Lua: module vs pure-Lua baseline vs floor"
   "${LUA54[@]}" bench/bench.lua
   "${LUAJIT[@]}" bench/bench.lua
+fi
+
+if has toolkit; then
+  echo
+  echo "## Toolkit: fov, distances, path vs pure Lua (bench/toolkit.lua)"
+  "${LUA54[@]}" bench/toolkit.lua
+  "${LUAJIT[@]}" bench/toolkit.lua
 fi
 
 if has memory; then

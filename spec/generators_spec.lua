@@ -22,9 +22,16 @@ local ROOMS_APART = { rooms = true, bsp = true }
 local FILL_EXACT = { cave = true, drunkard = true }
 -- With this option at 0 the map is a tree.
 local TREE_WHEN_ZERO = { maze = "braid" }
--- A size to test instead of min_width x min_height: a 3x3 cave has one
--- interior cell, too few for @ and > at any fill (cave_spec checks the error).
-local SMALLEST = { cave = { 3, 5 } }
+-- The smallest map each generator is tested at is min_width x min_height,
+-- without items (it may hold no more than @ and >), but for these, with the
+-- options they need there:
+local SMALLEST = {
+  -- 3x3 has one interior cell, too few for @ and > at any fill (cave_spec
+  -- checks the error); 3x5 has 3, and the default fill carves round(1.5) = 2.
+  cave = { 3, 5 },
+  -- 2 interior cells: fill 0.75 carves round(1.5) = 2, the default 0.4 only 1.
+  drunkard = { 4, 3, fill = 0.75 },
+}
 
 local DESCRIPTION = {}
 for _, name in ipairs(map.ALGORITHMS) do DESCRIPTION[name] = map.describe(name) end
@@ -36,16 +43,23 @@ local function option_of(algorithm, name)
   end
 end
 
+-- The smallest size a generator is tested at, and the options it needs there.
 local function smallest(algorithm)
-  local size = SMALLEST[algorithm]
-  if size then return size[1], size[2] end
-  return DESCRIPTION[algorithm].min_width, DESCRIPTION[algorithm].min_height
+  local size = SMALLEST[algorithm] or { DESCRIPTION[algorithm].min_width, DESCRIPTION[algorithm].min_height }
+  local opts = { items = 0 }
+  for k, v in pairs(size) do
+    if type(k) == "string" then opts[k] = v end
+  end
+  return size[1], size[2], opts
 end
 
--- The generate{} options for one map: the base ones plus `extra`.
-local function request(algorithm, w, h, seed, extra)
+-- The generate{} options for one map: the base ones plus those of each
+-- table given (nil ones skipped), later ones winning.
+local function request(algorithm, w, h, seed, ...)
   local opts = { width = w, height = h, seed = seed, algorithm = algorithm }
-  for k, v in pairs(extra or {}) do opts[k] = v end
+  for i = 1, select("#", ...) do
+    for k, v in pairs(select(i, ...) or {}) do opts[k] = v end
+  end
   return opts
 end
 
@@ -309,9 +323,27 @@ local function problem(m, opts)
   end
 end
 
--- Generates from `opts` and asserts every promise.
+-- Generates from `opts` and asserts every promise. A map too small for the
+-- items asked for (a thin strip of cave) may refuse them: then the message
+-- must tell the truth, checked on the same map made without items.
 local function check(opts)
-  local m = map.generate(opts)
+  local ok, m = pcall(map.generate, opts)
+  if not ok then
+    local wanted, free = m:match("^map%.generate: cannot place (%d+) items: only (%d+) free floor cells$")
+    assert(wanted, shown(opts) .. ": " .. m)
+    local bare = {}
+    for k, v in pairs(opts) do bare[k] = v end
+    bare.items = 0
+    local empty = check(bare)
+    local floor_cells = 0
+    for _, row in ipairs(empty) do
+      for _, cell in ipairs(row) do
+        if cell == "." then floor_cells = floor_cells + 1 end
+      end
+    end
+    assert(floor_cells == tonumber(free) and floor_cells < tonumber(wanted), shown(opts) .. ": " .. m)
+    return empty, true
+  end
   local why = problem(m, opts)
   assert(not why, shown(opts) .. ": " .. tostring(why))
   return m
@@ -326,10 +358,10 @@ end
 -- The sizes each generator is swept over, with how many seeds: at least 500
 -- maps per generator, from its smallest size up to 80x50.
 local function sweep_sizes(algorithm)
-  local w, h = smallest(algorithm)
+  local w, h, small = smallest(algorithm)
   return {
-    { w, h, 100, items = 0 }, -- the smallest map may hold no more than @ and >
-    { w, 40, 80 }, { 40, h, 80 }, { w + 3, h + 2, 80 }, { 30, 12, 110 }, { 80, 50, 60 },
+    { w, h, 100, opts = small },
+    { w, 40, 80 }, { 40, h, 80 }, { w + 3, h + 2, 80 }, { 30, 12, 110, roomy = true }, { 80, 50, 60, roomy = true },
   }
 end
 
@@ -344,8 +376,8 @@ describe("map.describe", function()
       assert.is_nil(seen[name], name)
       seen[name] = true
       assert.matches("^[%w_]+$", name)
-      local w, h = smallest(name)
-      assert.are.equal(name, map.generate(request(name, w, h, 1, { items = 0 })).algorithm)
+      local w, h, small = smallest(name)
+      assert.are.equal(name, map.generate(request(name, w, h, 1, small)).algorithm)
     end
   end)
 
@@ -439,28 +471,32 @@ end)
 describe("every generator", function()
   for _, algorithm in ipairs(map.ALGORITHMS) do
     it(algorithm .. ": 500+ maps from the smallest size to 80x50 keep every promise", function()
-      local maps = 0
+      local maps, itemless = 0, 0
       for salt, size in ipairs(sweep_sizes(algorithm)) do
         for n = 1, size[3] do
-          check(request(algorithm, size[1], size[2], seed_at(n, salt), { items = size.items }))
+          local _, refused = check(request(algorithm, size[1], size[2], seed_at(n, salt), size.opts))
           maps = maps + 1
+          if refused then itemless = itemless + 1 end
+          -- Only thin maps may be too small for the items.
+          assert(not (refused and size.roomy), ("%s %dx%d: too small for 5 items"):format(algorithm, size[1], size[2]))
         end
       end
       assert.is_true(maps >= 500)
+      assert.is_true(itemless < maps / 2, itemless .. " maps too small for 5 items")
     end)
 
     it(algorithm .. ": items fill the free floor exactly, one more is an error", function()
-      local w, h = smallest(algorithm)
-      for _, size in ipairs({ { w, h }, { 30, 12 } }) do
+      local w, h, small = smallest(algorithm)
+      for _, size in ipairs({ { w, h, opts = small }, { 30, 12 } }) do
         for seed = 1, 5 do
-          local empty = check(request(algorithm, size[1], size[2], seed, { items = 0 }))
+          local empty = check(request(algorithm, size[1], size[2], seed, size.opts, { items = 0 }))
           local free = 0
           for _, row in ipairs(empty) do
             for _, cell in ipairs(row) do
               if cell == "." then free = free + 1 end
             end
           end
-          local full = check(request(algorithm, size[1], size[2], seed, { items = free }))
+          local full = check(request(algorithm, size[1], size[2], seed, size.opts, { items = free }))
           for y, row in ipairs(full) do
             for x, cell in ipairs(row) do
               local before = empty[y][x]
@@ -468,7 +504,8 @@ describe("every generator", function()
               assert(cell ~= ".", "a free cell left")
             end
           end
-          local ok, err = pcall(map.generate, request(algorithm, size[1], size[2], seed, { items = free + 1 }))
+          local one_more = request(algorithm, size[1], size[2], seed, size.opts, { items = free + 1 })
+          local ok, err = pcall(map.generate, one_more)
           assert.is_false(ok)
           assert.matches("^map%.generate: cannot place " .. (free + 1) .. " items", err)
         end
@@ -476,9 +513,9 @@ describe("every generator", function()
     end)
 
     it(algorithm .. ": every option at its bounds, and just past them", function()
-      local w, h = smallest(algorithm)
+      local w, h, small = smallest(algorithm)
       for _, o in ipairs(DESCRIPTION[algorithm].options) do
-        local accepted, refused = {}, {}
+        local accepted, refused
         if o.type == "boolean" then
           accepted = { true, false }
           refused = { 1, "true" }
@@ -490,11 +527,10 @@ describe("every generator", function()
           refused = { o.max + (o.max - o.min) / 2, o.open_min and o.min or o.min - 1 }
         end
         local range = "^map%.generate: " .. o.name .. " must be "
-        for _, size in ipairs({ { w, h }, { 30, 12 } }) do
+        for _, size in ipairs({ { w, h, opts = small }, { 30, 12 } }) do
           for seed = 1, 4 do
             for _, value in ipairs(accepted) do
-              local opts = request(algorithm, size[1], size[2], seed, { [o.name] = value })
-              if o.name ~= "items" then opts.items = 0 end
+              local opts = request(algorithm, size[1], size[2], seed, size.opts, { items = 0 }, { [o.name] = value })
               local ok, m = pcall(map.generate, opts)
               if ok then
                 local why = problem(m, opts)
@@ -517,15 +553,13 @@ describe("every generator", function()
     end)
 
     it(algorithm .. ": generate_text and generate_json agree with generate", function()
-      local w, h = smallest(algorithm)
+      local w, h, small = smallest(algorithm)
       local extras = { {} }
       if option_of(algorithm, "doors") then extras[2] = { doors = true } end
       for _, extra in ipairs(extras) do
-        for _, size in ipairs({ { w, h, items = 0 }, { 30, 12 }, { 80, 50 } }) do
+        for _, size in ipairs({ { w, h, opts = small }, { 30, 12 }, { 80, 50 } }) do
           for seed = 1, 4 do
-            local e = { items = size.items }
-            for k, v in pairs(extra) do e[k] = v end
-            local opts = request(algorithm, size[1], size[2], seed, e)
+            local opts = request(algorithm, size[1], size[2], seed, size.opts, extra)
             local m = check(opts)
             local text = map.render(m)
             assert.are.equal(text, map.generate_text(opts), shown(opts))
@@ -545,15 +579,31 @@ describe("every generator", function()
   end
 end)
 
+describe("trees", function()
+  for algorithm, name in pairs(TREE_WHEN_ZERO) do
+    if DESCRIPTION[algorithm] then
+      it(algorithm .. ": with " .. name .. " = 0 the open cells form a tree (200 maps)", function()
+        assert.truthy(option_of(algorithm, name), algorithm .. " has no option " .. name)
+        local w, h, small = smallest(algorithm)
+        for salt, size in ipairs({ { w, h, 30, opts = small }, { w + 4, 30, 50 }, { 31, 13, 70 }, { 80, 50, 50 } }) do
+          for n = 1, size[3] do
+            check(request(algorithm, size[1], size[2], seed_at(n, salt), size.opts, { [name] = 0 }))
+          end
+        end
+      end)
+    end
+  end
+end)
+
 describe("doors", function()
   for _, algorithm in ipairs(map.ALGORITHMS) do
     if option_of(algorithm, "doors") then
       it(algorithm .. ": doors = true puts + in the rooms' wall openings only (220 maps)", function()
-        local w, h = smallest(algorithm)
+        local w, h, small = smallest(algorithm)
         local doors = 0
-        for salt, size in ipairs({ { w, h, 20, items = 0 }, { 30, 12, 80 }, { 80, 50, 80 }, { 12, 60, 40 } }) do
+        for salt, size in ipairs({ { w, h, 20, opts = small }, { 30, 12, 80 }, { 80, 50, 80 }, { 12, 60, 40 } }) do
           for n = 1, size[3] do
-            local m = check(request(algorithm, size[1], size[2], seed_at(n, salt), { doors = true, items = size.items }))
+            local m = check(request(algorithm, size[1], size[2], seed_at(n, salt), size.opts, { doors = true }))
             doors = doors + #m.doors
           end
         end
@@ -561,14 +611,15 @@ describe("doors", function()
       end)
 
       it(algorithm .. ": doors change only the openings; doors = false changes nothing", function()
-        for _, size in ipairs({ { 30, 12 }, { 80, 50 }, { smallest(algorithm) } }) do
+        local w, h, small = smallest(algorithm)
+        for _, size in ipairs({ { 30, 12 }, { 80, 50 }, { w, h, opts = small } }) do
           for seed = 1, 30 do
-            local plain = request(algorithm, size[1], size[2], seed)
+            local plain = request(algorithm, size[1], size[2], seed, size.opts)
             local text = map.generate_text(plain)
             plain.doors = false
             assert.are.equal(text, map.generate_text(plain), shown(plain))
-            local with, without = request(algorithm, size[1], size[2], seed, { doors = true, items = 0 }),
-              request(algorithm, size[1], size[2], seed, { items = 0 })
+            local with, without = request(algorithm, size[1], size[2], seed, size.opts, { doors = true, items = 0 }),
+              request(algorithm, size[1], size[2], seed, size.opts, { items = 0 })
             local m = map.generate(with)
             assert.are.equal(map.generate_text(without), (map.render(m):gsub("%+", ".")), shown(with))
             assert.are.same(map.generate(without).rooms, m.rooms)

@@ -124,7 +124,8 @@ describe("hostile options", function()
     { { width = 60, height = 20, rooms = true }, "rooms must be an integer from 1 to 10000, got boolean" },
     { { width = 60, height = 20, rooms = 10001 }, "rooms must be an integer from 1 to 10000, got 10001" },
     { { width = 60, height = 20, algorithm = 1 }, "algorithm must be " .. ALGORITHM_LIST .. ", got 1" },
-    { { width = 60, height = 20, algorithm = "CAVE" }, "algorithm must be " .. ALGORITHM_LIST .. ', got string "CAVE"' },
+    { { width = 60, height = 20, algorithm = "CAVE" },
+      "algorithm must be " .. ALGORITHM_LIST .. ', got string "CAVE"' },
     { { width = 60, height = 20, algorithm = "" }, "algorithm must be " .. ALGORITHM_LIST .. ', got string ""' },
     { { width = 60, height = 20, algorithm = "rooms\0" }, "algorithm must be " .. ALGORITHM_LIST .. ", got string " },
     { { width = 60, height = 20, algorithm = {} }, "algorithm must be " .. ALGORITHM_LIST .. ", got table" },
@@ -161,7 +162,7 @@ describe("hostile options of every algorithm (from map.describe)", function()
 
     it(algorithm .. ": names each option given a bad type or a value out of range", function()
       for _, option in ipairs(d.options) do
-        local bad, expected = {}, nil
+        local bad, expected = {}
         for i, case in ipairs(WRONG[option.type]) do bad[i] = case end
         if option.type == "integer" then
           expected = ("%s must be an integer from %d to %d, got "):format(option.name, option.min, option.max)

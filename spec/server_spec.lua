@@ -46,6 +46,54 @@ local SEEDS = {
 }
 local SIZES = { { 6, 5 }, { 30, 12 }, { 120, 40 }, { 200, 200 }, { 200, 5 }, { 7, 199 }, { 80, 25 } }
 
+-- The algorithms as the module's messages list them: "rooms", "cave" or "maze".
+local function word_list(words, last)
+  if #words == 1 then return words[1] end
+  return table.concat(words, ", ", 1, #words - 1) .. " " .. last .. " " .. words[#words]
+end
+local QUOTED = {}
+for i, name in ipairs(map.ALGORITHMS) do QUOTED[i] = '"' .. name .. '"' end
+local ALGORITHM_LIST = word_list(QUOTED, "or")
+
+-- Every option of every algorithm, once, in the module's order: name -> the
+-- description (of the first algorithm that takes it) and its takers.
+local OPTIONS, OPTION = {}, {}
+for _, algorithm in ipairs(map.ALGORITHMS) do
+  for _, option in ipairs(map.describe(algorithm).options) do
+    if not OPTION[option.name] then
+      OPTIONS[#OPTIONS + 1] = option.name
+      OPTION[option.name] = { spec = option, takers = {} }
+    end
+    table.insert(OPTION[option.name].takers, algorithm)
+  end
+end
+
+-- The module's message for these generate{} options, as the server shows it
+-- (without the function's name), or nil when the module makes the map.
+local function module_error(opts)
+  local ok, err = pcall(map.generate_text, opts)
+  if not ok then return (err:gsub("^map%.generate_text: ", "")) end
+end
+
+-- An option's value other than its default, as query text: the value the
+-- module gets is read back from the text (as the server reads it).
+local function other_value(option)
+  if option.type == "boolean" then return tostring(not option.default) end
+  if option.type == "integer" then
+    local value = option.min + 1
+    if value == option.default or value > option.max then value = option.min end
+    return string.format("%d", value)
+  end
+  local value = (option.min + option.max) / 2
+  if value == option.default then value = (option.default + option.max) / 2 end
+  return (string.format("%.6f", value):gsub("0+$", ""):gsub("%.$", ""))
+end
+
+local function option_value(option, text)
+  if option.type == "boolean" then return text == "true" or text == "on" end
+  return tonumber(text)
+end
+
 describe("map_server.lua (no nginx)", function()
   describe("parse_query", function()
     it("decodes name=value pairs; an empty value counts as absent", function()
@@ -58,13 +106,26 @@ describe("map_server.lua (no nginx)", function()
       assert.are.same({ format = "text" }, server.parse_query("seed=&format=text&width="))
     end)
 
+    it("knows every option of every algorithm as a parameter", function()
+      assert.are.same(OPTIONS, server.OPTIONS)
+      local query, expected = {}, {}
+      for i, name in ipairs(OPTIONS) do
+        query[i] = name .. "=" .. i
+        expected[name] = tostring(i)
+      end
+      assert.are.same(expected, server.parse_query(table.concat(query, "&")))
+      local _, err = server.parse_query("colour=red")
+      for _, name in ipairs(OPTIONS) do assert.truthy(err:find(name, 1, true), name) end
+    end)
+
     it("refuses repeated, unknown, valueless and badly encoded parameters", function()
       for query, message in pairs({
         ["seed=1&seed=1"] = "parameter seed given more than once",
         ["seed=&seed=1"] = "parameter seed given more than once",
         ["format=text&format=json"] = "parameter format given more than once",
         ["Seed=1"] = "unknown parameter 'Seed'",
-        ["rooms=3"] = "unknown parameter 'rooms'",
+        ["colour=3"] = "unknown parameter 'colour'",
+        ["Rooms=3"] = "unknown parameter 'Rooms'",
         ["seed"] = "parameter seed needs a value",
         ["seed=1&&width=6"] = "empty parameter",
         ["seed=1&"] = "empty parameter",
@@ -98,7 +159,7 @@ describe("map_server.lua (no nginx)", function()
     end)
 
     it("applies the defaults and the configured size limit", function()
-      assert.are.same({ width = 60, height = 20, algorithm = "rooms", format = "html" }, server.check({}))
+      assert.are.same({ width = 60, height = 20, algorithm = "rooms", format = "html", options = {} }, server.check({}))
       assert.truthy(server.check({ width = "200", height = "200" }))
       assert.truthy(select(2, server.check({ width = "201" })):find("at most 200", 1, true))
       assert.truthy(select(2, server.check({ height = "201" })):find("at most 200", 1, true))
@@ -112,7 +173,37 @@ describe("map_server.lua (no nginx)", function()
       assert.truthy(select(2, server.check({ format = "xml" })):find("format must be html, text or json", 1, true))
       assert.truthy(select(2, server.check({ format = "TEXT" })):find("format must be", 1, true))
       assert.truthy(select(2, server.check({ algorithm = "<x>" })):find("unknown algorithm", 1, true))
-      assert.truthy(server.check({ algorithm = "cave" }))
+      for _, algorithm in ipairs(map.ALGORITHMS) do
+        assert.are.equal(algorithm, server.check({ algorithm = algorithm }).algorithm)
+      end
+    end)
+
+    it("reads every option by the type map.describe gives it", function()
+      local GOOD = {
+        integer = { ["3"] = 3, ["-2"] = -2, ["007"] = 7, ["+4"] = 4, ["9007199254740992"] = 2 ^ 53 },
+        number = { ["0.25"] = 0.25, ["1"] = 1, [".5"] = 0.5, ["-3"] = -3, ["2."] = 2, ["+0.75"] = 0.75 },
+        boolean = { ["true"] = true, ["on"] = true, ["false"] = false },
+      }
+      local BAD = {
+        integer = { "abc", "1.5", "1e3", "0x10", " 3", "3 ", "--1", "9007199254740993", "true" },
+        number = { "abc", "1e3", "0x10", "nan", "inf", " 1", "1..2", ".", "-", "true" },
+        boolean = { "yes", "1", "0", "TRUE", "off", "True", " true" },
+      }
+      local A = { integer = "an integer", number = "a number", boolean = "a boolean" }
+      for _, name in ipairs(OPTIONS) do
+        local kind = OPTION[name].spec.type
+        assert.are.equal(kind, server.OPTION_TYPES[name], name)
+        for text, value in pairs(GOOD[kind]) do
+          local request, err = server.check({ [name] = text })
+          assert.truthy(request, err)
+          assert.are.same({ [name] = value }, request.options, name .. "=" .. text)
+        end
+        for _, text in ipairs(BAD[kind]) do
+          local request, err = server.check({ [name] = text })
+          assert.is_nil(request, name .. "=" .. text)
+          assert.are.equal(("%s must be %s, got '%s'"):format(name, A[kind], text), err)
+        end
+      end
     end)
   end)
 
@@ -170,6 +261,54 @@ describe("map_server.lua (no nginx)", function()
       assert.are.equal(400, status)
       assert.are.equal("text/plain; charset=utf-8", headers["Content-Type"])
       assert.are.equal("width must be an integer >= 6, got 5\n", body)
+      for _, name in ipairs(OPTIONS) do
+        local spec, takers = OPTION[name].spec, OPTION[name].takers
+        -- Out of range, for an algorithm that takes it.
+        local past = spec.type == "boolean" and "" or string.format(spec.type == "integer" and "%d" or "%.14g",
+          spec.max + 1)
+        if past ~= "" then
+          local opts = { width = 60, height = 20, seed = 1, algorithm = takers[1], [name] = tonumber(past) }
+          status, _, body = server.respond(("seed=1&algorithm=%s&%s=%s&format=text"):format(takers[1], name, past))
+          assert.are.equal(400, status, name)
+          assert.are.equal(assert(module_error(opts)) .. "\n", body)
+          assert.truthy(body:find("^" .. name .. " must be"), body)
+        end
+        -- Given to an algorithm that does not take it.
+        for _, algorithm in ipairs(map.ALGORITHMS) do
+          local takes = false
+          for _, taker in ipairs(takers) do takes = takes or taker == algorithm end
+          if not takes then
+            local text = other_value(spec)
+            local opts = { width = 60, height = 20, seed = 1, algorithm = algorithm, [name] = option_value(spec, text) }
+            status, _, body = server.respond(("seed=1&algorithm=%s&%s=%s"):format(algorithm, name, text))
+            assert.are.equal(400, status, name)
+            assert.are.equal(assert(module_error(opts)) .. "\n", body)
+            assert.truthy(body:find("^option " .. name .. " applies only to algorithm"), body)
+          end
+        end
+      end
+    end)
+
+    it("passes every option to the module and puts it in the permalink", function()
+      for _, algorithm in ipairs(map.ALGORITHMS) do
+        for _, option in ipairs(map.describe(algorithm).options) do
+          local text = other_value(option)
+          local query = ("seed=3&width=40&height=20&algorithm=%s&%s=%s"):format(algorithm, option.name, text)
+          local opts = { width = 40, height = 20, seed = 3, algorithm = algorithm,
+            [option.name] = option_value(option, text) }
+          local status, _, body = server.respond(query .. "&format=text")
+          local refused = module_error(opts)
+          if refused then
+            assert.are.equal(400, status)
+            assert.are.equal(refused .. "\n", body)
+          else
+            assert.are.equal(200, status, query .. ": " .. body)
+            assert.are.equal(map.generate_text(opts) .. "\n", body, query)
+            local request = assert(server.check(assert(server.parse_query(query))))
+            assert.are.equal("?" .. query, server.permalink(request))
+          end
+        end
+      end
     end)
 
     it("turns a module bug (internal error) into a 500 and a message to log", function()
@@ -319,6 +458,79 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
     end
   end)
 
+  it("serves every algorithm as `lua main.lua W H N A` prints it, in each format", function()
+    for _, algorithm in ipairs(map.ALGORITHMS) do
+      for _, case in ipairs({ { 60, 20, "42" }, { 80, 50, "-7" }, { 30, 12, "9007199254740992" } }) do
+        local w, h, seed = case[1], case[2], case[3]
+        local query = string.format("?seed=%s&width=%d&height=%d&algorithm=%s", seed, w, h, algorithm)
+        local expected = cli(w, h, seed, algorithm)
+        local page = get(query)
+        assert.are.equal(200, page.status, query)
+        assert.are.equal(expected, unescape_html(pre(page.body)) .. "\n", query)
+        assert.truthy(page.body:find("<title>map " .. algorithm .. " ", 1, true), query)
+        assert.are.equal(expected, get(query .. "&format=text").body, query)
+        local options = { width = w, height = h, seed = tonumber(seed), algorithm = algorithm }
+        assert.are.equal(map.generate_json(options), get(query .. "&format=json").body, query)
+      end
+    end
+  end)
+
+  it("takes any option as a query parameter, as the module does", function()
+    for _, algorithm in ipairs(map.ALGORITHMS) do
+      local changed = 0
+      for _, option in ipairs(map.describe(algorithm).options) do
+        local text = other_value(option)
+        for _, seed in ipairs({ 1, 2 }) do
+          local query = ("?seed=%d&width=60&height=20&algorithm=%s&%s=%s"):format(seed, algorithm, option.name, text)
+          local opts = { width = 60, height = 20, seed = seed, algorithm = algorithm,
+            [option.name] = option_value(option, text) }
+          local response = get(query .. "&format=text")
+          local refused = module_error(opts)
+          if refused then
+            assert.are.equal(400, response.status, query)
+            assert.are.equal(refused .. "\n", response.body, query)
+          else
+            assert.are.equal(200, response.status, query .. ": " .. response.body)
+            assert.are.equal(map.generate_text(opts) .. "\n", response.body, query)
+            local default = map.generate_text { width = 60, height = 20, seed = seed, algorithm = algorithm }
+            if response.body ~= default .. "\n" then changed = changed + 1 end
+            assert.are.equal(map.generate_json(opts), get(query .. "&format=json").body, query)
+            local page = get(query)
+            assert.are.equal(response.body, unescape_html(pre(page.body)) .. "\n", query)
+            local href = unescape_html(page.body:match('<a id="permalink" href="([^"]*)">'))
+            assert.are.equal(query, href)
+          end
+        end
+      end
+      assert.is_true(changed > 0, algorithm .. ": no option changed the map")
+    end
+    local on = get("?seed=4&doors=on&format=text")
+    assert.are.equal(map.generate_text { width = 60, height = 20, seed = 4, doors = true } .. "\n", on.body)
+    assert.truthy(on.body:find("+", 1, true))
+  end)
+
+  it("answers bad option values with a 400: the type by the server, the range by the module", function()
+    local A = { integer = "an integer", number = "a number", boolean = "a boolean" }
+    for _, name in ipairs(OPTIONS) do
+      local spec, taker = OPTION[name].spec, OPTION[name].takers[1]
+      for _, text in ipairs({ "abc", "1e3", "%3Cb%3E" }) do
+        local response = get(("?algorithm=%s&%s=%s"):format(taker, name, text))
+        assert.are.equal(400, response.status, name .. "=" .. text)
+        local decoded = text:gsub("%%3C", "<"):gsub("%%3E", ">")
+        assert.are.equal(("%s must be %s, got '%s'\n"):format(name, A[spec.type], decoded), response.body)
+      end
+      if spec.type ~= "boolean" then
+        for _, value in ipairs({ spec.min - 1, spec.max + 1 }) do
+          local text = string.format(spec.type == "integer" and "%d" or "%.14g", value)
+          local response = get(("?algorithm=%s&%s=%s"):format(taker, name, text))
+          local opts = { width = 60, height = 20, algorithm = taker, [name] = tonumber(text) }
+          assert.are.equal(400, response.status, name .. "=" .. text)
+          assert.are.equal(assert(module_error(opts)) .. "\n", response.body)
+        end
+      end
+    end
+  end)
+
   it("serves caves as `lua main.lua W H N cave` prints them", function()
     for _, case in ipairs({ { 60, 20, "42" }, { 80, 50, "666" }, { 3, 200, "1" }, { 200, 60, "-3" } }) do
       local page = get(string.format("?seed=%s&width=%d&height=%d&algorithm=cave", case[3], case[1], case[2]))
@@ -357,10 +569,20 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
       assert.are.equal(algorithm, level.algorithm)
       assert.are.same({ x = m.player.x, y = m.player.y }, level.player)
       assert.are.same({ x = m.stairs.x, y = m.stairs.y }, level.stairs)
+      assert.are.same(m.doors, level.doors)
       assert.are.equal(#m.rooms, #level.rooms)
       assert.are.equal(#m.items, #level.items)
       assert.are.equal(map.render(m), table.concat(level.rows, "\n"))
     end
+  end)
+
+  it("carries the doors in the JSON", function()
+    local response = get("?seed=3&doors=true&format=json")
+    local level = assert(json.decode(response.body))
+    local m = map.generate { width = 60, height = 20, seed = 3, doors = true }
+    assert.is_true(#m.doors > 0)
+    assert.are.same(m.doors, level.doors)
+    assert.are.equal(map.generate_json { width = 60, height = 20, seed = 3, doors = true }, response.body)
   end)
 
   it("sends a valid HTML5 page with the map escaped, the seed and a permalink", function()
@@ -381,7 +603,15 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
     assert.are.equal(escaped, pre(get(unescape_html(href)).body))
     assert.truthy(body:find('<form method="get">', 1, true))
     assert.truthy(body:find('<input name="seed" value="42"', 1, true))
-    assert.truthy(body:find("<option selected>rooms</option><option>cave</option>", 1, true))
+    local choices = {}
+    for i, name in ipairs(map.ALGORITHMS) do
+      choices[i] = (i == 1 and "<option selected>" or "<option>") .. name .. "</option>"
+    end
+    assert.truthy(body:find('<select name="algorithm">' .. table.concat(choices) .. "</select>", 1, true))
+    for _, name in ipairs(map.ALGORITHMS) do
+      local other = get("?seed=42&algorithm=" .. name).body
+      assert.truthy(other:find("<option selected>" .. name .. "</option>", 1, true), name)
+    end
   end)
 
   it("lets seeded responses be cached (long max-age, ETag) and answers If-None-Match", function()
@@ -462,7 +692,7 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
       { "?width=60.0", "width must be an integer" },
       { "?height=abc", "height must be an integer" },
       { "?width=2&algorithm=cave", "width must be an integer >= 3" },
-      { "?algorithm=nope", 'algorithm must be "rooms" or "cave"' },
+      { "?algorithm=nope", "algorithm must be " .. ALGORITHM_LIST .. ', got string "nope"' },
       { "?algorithm=%3Cscript%3E", "unknown algorithm" },
       { "?algorithm=rooms%0A", "unknown algorithm" },
       { "?format=xml", "format must be html, text or json" },
@@ -473,7 +703,15 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
       { "?format=text&format=json", "parameter format given more than once" },
       { "?algorithm=rooms&algorithm=cave", "parameter algorithm given more than once" },
       { "?foo=1", "unknown parameter 'foo'" },
-      { "?rooms=5", "unknown parameter 'rooms'" },
+      { "?colour=5", "unknown parameter 'colour'" },
+      { "?rooms=0", "rooms must be an integer from 1 to 10000, got 0" },
+      { "?rooms=x", "rooms must be an integer, got 'x'" },
+      { "?doors=yes", "doors must be a boolean, got 'yes'" },
+      { "?algorithm=cave&fill=0", "fill must be a number in (0, 1], got 0" },
+      { "?algorithm=cave&fill=half", "fill must be a number, got 'half'" },
+      { "?fill=0.5", "option fill applies only to algorithm" },
+      { "?algorithm=cave&rooms=3", 'option rooms applies only to algorithm "rooms"' },
+      { "?rooms=3&rooms=4", "parameter rooms given more than once" },
       { "?seed", "parameter seed needs a value" },
       { "?seed=1&&width=6", "empty parameter" },
     }
@@ -484,7 +722,8 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
       assert.are.equal("text/plain; charset=utf-8", response.headers["content-type"], what)
       assert.are.equal("no-store", response.headers["cache-control"], what)
       assert.truthy(response.body:find(case[2], 1, true), what)
-      assert.truthy(response.body:match("^[^\n]+\n$") and #response.body < 160, what)
+      -- One line; the unknown-parameter message lists every parameter, so it grows with the options.
+      assert.truthy(response.body:match("^[^\n]+\n$") and #response.body < 400, what)
       assert.is_nil(response.body:find("traceback", 1, true), what)
       assert.is_nil(response.body:find("%.lua:%d"), what)
     end

@@ -601,17 +601,19 @@ describe("bad arguments", function()
       { 1, 4, "y must be an integer from 1 to 3, got 4" },
       { 1.5, 1, "x must be an integer from 1 to 5, got 1.5" },
       { 2, 0.5, "y must be an integer from 1 to 3, got 0.5" },
-      { "2", 2, "x must be an integer from 1 to 5, got " },
-      { nil, 2, "x must be an integer from 1 to 5, got " },
-      { 2, true, "y must be an integer from 1 to 3, got " },
+      { -2 ^ 53, 1, "x must be an integer from 1 to 5, got -" },
+      { "2", 2, 'x must be an integer from 1 to 5, got string "2"' },
+      { nil, 2, "x must be an integer from 1 to 5, got nil" },
+      { 2, true, "y must be an integer from 1 to 3, got boolean" },
+      { {}, 2, "x must be an integer from 1 to 5, got table" },
       { 0 / 0, 2, "x must be an integer from 1 to 5, got " },
       { 1 / 0, 2, "x must be an integer from 1 to 5, got " },
     }
     for _, case in ipairs(BAD) do
       local x, y, message = case[1], case[2], case[3]
       fails("fov", { message }, m, x, y)
-      fails("distances", { message }, m, { x = x, y = y })
-      fails("distances", { message }, m, { { x = 2, y = 2 }, { x = x, y = y } })
+      fails("distances", { "sources." .. message }, m, { x = x, y = y })
+      fails("distances", { "sources[2]." .. message }, m, { { x = 2, y = 2 }, { x = x, y = y } })
       -- path names its four coordinates x1, y1, x2, y2.
       local start = message:gsub("^(%a)", "%11")
       local goal = message:gsub("^(%a)", "%12")
@@ -621,45 +623,57 @@ describe("bad arguments", function()
   end)
 
   it("names a bad radius or opaque option", function()
-    for _, r in ipairs({ -1, 1.5, "3", true, 0 / 0, 1 / 0, {} }) do
-      fails("fov", { "radius" }, m, 2, 2, r)
+    local BAD = { { -1, "-1" }, { 1.5, "1.5" }, { "3", 'string "3"' }, { true, "boolean" }, { {}, "table" },
+      { 0 / 0, "" }, { 1 / 0, "" }, { -2 ^ 53, "-" } }
+    for _, case in ipairs(BAD) do
+      fails("fov", { "radius must be an integer >= 0, got " .. case[2] }, m, 2, 2, case[1])
     end
-    for _, opaque in ipairs({ 5, true, {} }) do
-      fails("fov", { "opaque" }, m, 2, 2, nil, { opaque = opaque })
+    for _, case in ipairs({ { 5, "5" }, { true, "boolean" }, { {}, "table" } }) do
+      fails("fov", { "opaque must be a string of characters, got " .. case[2] }, m, 2, 2, nil, { opaque = case[1] })
     end
     fails("fov", { 'unknown option "colour"' }, m, 2, 2, nil, { colour = 1 })
     fails("fov", { 'unknown option "blocked"' }, m, 2, 2, 3, { blocked = "#" })
-    fails("fov", { "options" }, m, 2, 2, 3, "#")
+    fails("fov", { "options must be a table, got string" }, m, 2, 2, 3, "#")
   end)
 
-  it("names bad sources", function()
-    local BAD = { 5, "x", true, {}, { 5 }, { { x = 2 } }, { x = 2 }, { { x = 2, y = 2 }, "x" } }
-    fails("distances", { "source" }, m, nil)
-    for _, sources in ipairs(BAD) do fails("distances", { "source" }, m, sources) end
+  it("names bad sources, an empty array among them", function()
+    local ANY = "sources must be a position {x=, y=} or a non-empty array of them, got "
+    local BAD = {
+      { 5, ANY .. "number" }, { "x", ANY .. "string" }, { true, ANY .. "boolean" }, { {}, ANY .. "an empty table" },
+      { { 5 }, "sources[1] must be a position {x=, y=}, got number" },
+      { { { x = 2 } }, "sources[1].y must be an integer from 1 to 3, got nil" },
+      { { x = 2 }, "sources.y must be an integer from 1 to 3, got nil" },
+      { { { x = 2, y = 2 }, "x" }, "sources[2] must be a position {x=, y=}, got string" },
+    }
+    fails("distances", { ANY .. "nil" }, m, nil)
+    for _, case in ipairs(BAD) do fails("distances", { case[2] }, m, case[1]) end
   end)
 
   it("names bad distance and path options", function()
+    local COST = 'cost["."] must be an integer from 1 to '
+    local KEYS = "cost keys must be one-character strings, got "
     local BAD = {
-      { { cost = { ["."] = 0 } }, "cost" },
-      { { cost = { ["."] = -1 } }, "cost" },
-      { { cost = { ["."] = 1.5 } }, "cost" },
-      { { cost = { ["."] = "2" } }, "cost" },
-      { { cost = { [".."] = 2 } }, "cost" },
-      { { cost = { [""] = 2 } }, "cost" },
-      { { cost = { [1] = 2 } }, "cost" },
-      { { cost = "." }, "cost" },
-      { { blocked = 5 }, "blocked" },
-      { { blocked = {} }, "blocked" },
-      { { diagonal = "yes" }, "diagonal" },
+      { { cost = { ["."] = 0 } }, COST, ", got 0" },
+      { { cost = { ["."] = -1 } }, COST, ", got -1" },
+      { { cost = { ["."] = 1.5 } }, COST, ", got 1.5" },
+      { { cost = { ["."] = "2" } }, COST, ', got string "2"' },
+      { { cost = { [".."] = 2 } }, KEYS .. 'string ".."' },
+      { { cost = { [""] = 2 } }, KEYS .. 'string ""' },
+      { { cost = { [1] = 2 } }, KEYS .. "1" },
+      { { cost = "." }, "cost must be a table" },
+      { { blocked = 5 }, "blocked must be a string of characters, got 5" },
+      { { blocked = {} }, "blocked must be a string of characters, got table" },
+      { { diagonal = "yes" }, 'diagonal must be a boolean, got string "yes"' },
       { { opaque = "#" }, 'unknown option "opaque"' },
       { { colour = 1 }, 'unknown option "colour"' },
     }
     for _, case in ipairs(BAD) do
-      fails("distances", { case[2] }, m, { x = 2, y = 2 }, case[1])
-      fails("path", { case[2] }, m, 2, 2, 4, 2, case[1])
+      local parts = { unpack(case, 2) }
+      fails("distances", parts, m, { x = 2, y = 2 }, case[1])
+      fails("path", parts, m, 2, 2, 4, 2, case[1])
     end
-    fails("distances", { "options" }, m, { x = 2, y = 2 }, 5)
-    fails("path", { "options" }, m, 2, 2, 4, 2, true)
+    fails("distances", { "options must be a table, got number" }, m, { x = 2, y = 2 }, 5)
+    fails("path", { "options must be a table, got boolean" }, m, 2, 2, 4, 2, true)
   end)
 
   it("counts arguments", function()

@@ -10,7 +10,11 @@ use crate::rooms::Room;
 /// Every generator, in the order `map.ALGORITHMS` lists them. The first is
 /// the default. Adding a generator: a new file declaring its `ALGORITHM`,
 /// plus one line here.
-pub const LIST: &[&Algorithm] = &[&crate::rooms::ALGORITHM, &crate::cave::ALGORITHM];
+pub const LIST: &[&Algorithm] = &[
+    &crate::rooms::ALGORITHM,
+    &crate::cave::ALGORITHM,
+    &crate::bsp::ALGORITHM,
+];
 
 /// The generator called `name`.
 pub fn find(name: &[u8]) -> Option<&'static Algorithm> {

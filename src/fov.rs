@@ -24,6 +24,7 @@ use crate::grid::{ByteSet, Grid, Pos};
 /// whenever any part of it is in the lit span (walls are expansive). An
 /// opaque origin sees like a transparent one.
 pub fn visible(grid: &Grid, origin: Pos, radius: Option<usize>, opaque: &ByteSet) -> Vec<bool> {
+    assert!(grid.contains(origin), "origin {origin:?} outside the grid");
     let mut seen = vec![false; grid.cells().len()];
     seen[grid.index(origin)] = true;
     // A radius past the far corner is no limit (and keeps r*(r+1) small).
@@ -54,8 +55,8 @@ impl Slope {
         Slope { num: n, den: 1 }
     }
 
-    /// Ford's `slope(tile)`: through the tile's near-left corner,
-    /// `(2 col - 1) / (2 depth)`.
+    /// Ford's `slope(tile)`: through the middle of the tile's left edge,
+    /// `(col - 1/2) / depth`.
     fn of_tile(depth: i64, col: i64) -> Slope {
         Slope {
             num: 2 * col - 1,
@@ -298,8 +299,14 @@ mod tests {
                 "---------",
             ]
         );
-        assert_eq!(picture(&g, at(5, 5), Some(0)).concat().matches('*').count(), 1);
-        assert_eq!(picture(&g, at(5, 5), Some(usize::MAX)), picture(&g, at(5, 5), None));
+        assert_eq!(
+            picture(&g, at(5, 5), Some(0)).concat().matches('*').count(),
+            1
+        );
+        assert_eq!(
+            picture(&g, at(5, 5), Some(usize::MAX)),
+            picture(&g, at(5, 5), None)
+        );
     }
 
     #[test]

@@ -6,7 +6,8 @@
 use crate::algorithm::{self, Algorithm, Default, Kind, Options, Value, LIST};
 use crate::doors;
 use crate::grid::{Grid, Pos, FLOOR, PLAYER, STAIRS, WALL};
-use crate::options::{self, Arg, MAX_CELLS};
+use crate::memory;
+use crate::options::{self, Arg};
 use crate::place::{self, Item};
 use crate::reach;
 use crate::rng::Rng;
@@ -17,12 +18,16 @@ pub const ITEMS: algorithm::OptionSpec = algorithm::OptionSpec {
     name: "items",
     kind: Kind::Int {
         min: 0,
-        max: MAX_CELLS as i64,
+        max: MAX_ITEMS,
     },
     default: Default::Int(DEFAULT_ITEMS),
     doc: "items ($ or !) on distinct floor cells; more than the free floor is an error",
 };
 pub const DEFAULT_ITEMS: i64 = 5;
+/// The most items one level may ask for: their Lua tables (about 100 bytes
+/// each) stay a few MiB, where the free floor of a 2000x2000 cave (4 million)
+/// made a 700 MB Lua heap.
+pub const MAX_ITEMS: i64 = 10_000;
 
 /// The parameters as given; `Missing` where the caller left one out.
 #[derive(Clone, Debug, Default)]
@@ -147,6 +152,7 @@ pub fn generate(params: &Params) -> Result<Level, String> {
     )?;
     let seed = options::seed(params.seed)?;
     let opts = checked(algorithm, params, width.min(height))?;
+    memory::check(memory::bound_generate(width * height))?;
     build(algorithm, width, height, seed, &opts)
 }
 

@@ -38,6 +38,10 @@ impl fmt::Display for Arg<'_> {
             Arg::Int(i) => write!(f, "{i}"),
             Arg::Float(x) if x.is_nan() => f.write_str("nan"),
             Arg::Float(x) if x.is_infinite() => f.write_str(if x > 0.0 { "inf" } else { "-inf" }),
+            // Integral floats that fit an i64 print exactly, as LuaJIT's
+            // integers do (its numbers are all floats): `2^62` reads the
+            // same on both interpreters, and -0.0 as 0.
+            Arg::Float(x) if Arg::Float(x).integer().is_some() => write!(f, "{}", x as i64),
             Arg::Float(x) => write!(f, "{x}"),
             Arg::Str(s) => write!(f, "string {}", quoted(s)),
             Arg::Bool(_) => f.write_str("boolean"),
@@ -153,6 +157,15 @@ mod tests {
             seed(Arg::Other("table")).unwrap_err(),
             "seed must be an integer with |seed| <= 2^53, got table"
         );
+    }
+
+    #[test]
+    fn integral_floats_print_exactly() {
+        assert_eq!(Arg::Float(2f64.powi(62)).to_string(), "4611686018427387904");
+        assert_eq!(Arg::Float(-0.0).to_string(), "0");
+        assert_eq!(Arg::Float(4.5).to_string(), "4.5");
+        // Past i64 both interpreters pass a float: shortest round-trip digits.
+        assert_eq!(Arg::Float(2f64.powi(63)).to_string(), "9223372036854776000");
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl fmt::Display for NoPath {
 /// row y-1; diagonals only with `diagonal`), that the step rule allows and
 /// that lies on a shortest path to the goal.
 pub fn path(grid: &Grid, from: Pos, to: Pos, walk: &Walk) -> Result<Vec<Pos>, NoPath> {
-    let board = Board::new(grid, walk);
+    let mut board = Board::new(grid, walk);
     let (start, goal) = (board.index(from), board.index(to));
     if start == goal {
         return Ok(vec![from]);
@@ -51,19 +51,23 @@ pub fn path(grid: &Grid, from: Pos, to: Pos, walk: &Walk) -> Result<Vec<Pos>, No
     if !board.is_open(goal) {
         return Err(NoPath::GoalBlocked { goal: to });
     }
-    // `h[v]`: the cost from `v` to the goal, exact for every cell cheaper
-    // than the start, which is all the walk below looks at.
-    let h = board.search(&[goal], Some(start));
-    if h[start] == UNREACHED {
+    // The cost from each cell to the goal, exact for every cell cheaper than
+    // the start, which is all the walk below looks at.
+    let mut left = board.search(&[goal], Some(start));
+    if left == UNREACHED {
         return Err(NoPath::NotConnected { from, to });
     }
     let mut cells = vec![from];
     let mut v = start;
     while v != goal {
         v = board
-            .steps(v, usize::MAX)
-            .find(|&u| h[u] != UNREACHED && h[u] + board.cost(u) == h[v])
+            .steps(v)
+            .find(|&u| {
+                let d = board.distance(u);
+                d != UNREACHED && d + board.cost(u) == left
+            })
             .expect("a cell with a finite cost to the goal has a neighbour one step cheaper");
+        left = board.distance(v);
         cells.push(board.pos(v));
     }
     Ok(cells)

@@ -9,7 +9,7 @@
 //! distinct cells holding their bytes; caves carve exactly
 //! `round(fill * interior)` cells, all connected.
 
-use map::generate::{generate, Level, Params, DEFAULT_ITEMS};
+use map::generate::{generate, Level, Params, DEFAULT_ITEMS, MAX_ITEMS};
 use map::grid::{Grid, Pos, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
 use map::options::{Arg, MAX_CELLS, MAX_ROOMS, MAX_SEED};
 use map::reach::{self, Unreachable, UNREACHED};
@@ -394,7 +394,8 @@ fn caves_keep_their_invariants() {
             1 => free + 1,
             2 => free,
             _ => gen.size(0, free.min(30)),
-        };
+        }
+        .min(MAX_ITEMS as usize);
         params.set(b"items", Arg::Int(items as i64));
         let case = format!("case {n}: {params:?}");
         let result = generate(&params);

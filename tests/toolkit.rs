@@ -187,7 +187,7 @@ impl RefFov<'_> {
 
     fn inside(&self, (x, y): (i64, i64)) -> Option<Pos> {
         let (w, h) = (self.grid.width() as i64, self.grid.height() as i64);
-        ((1..=w).contains(&x) && (1..=h).contains(&y)).then(|| Pos {
+        ((1..=w).contains(&x) && (1..=h).contains(&y)).then_some(Pos {
             x: x as usize,
             y: y as usize,
         })
@@ -656,8 +656,14 @@ fn speed() {
             let t = time_per_call(10, || distances(g, &start, &walk));
             println!("distances 1000x1000 {name} {rule}: {t:?}");
         }
-        let to = Pos { x: 2, y: 2 };
+        let t = time_per_call(10, || map::reach::distances(g, start[0]));
+        println!("  (reach::distances, u32, 4 neighbours: {t:?})");
+        let d = distances(g, &start, &Walk::new());
+        let far = (0..d.len())
+            .filter(|&i| d[i] != UNREACHED)
+            .max_by_key(|&i| d[i]);
+        let to = g.pos(far.unwrap());
         let t = time_per_call(10, || path(g, start[0], to, &Walk::new()));
-        println!("path 1000x1000 {name} centre to corner: {t:?}");
+        println!("path 1000x1000 {name} to the farthest cell: {t:?}");
     }
 }

@@ -31,7 +31,7 @@ use crate::grid::{Grid, Pos, WALL};
 #[cfg(feature = "luajit")]
 use crate::options::Arg;
 use crate::options::{self, MAX_CELLS};
-use crate::{json, reach};
+use crate::{json, memory, reach};
 use stack::Args;
 
 #[mlua::lua_module(name = "map", skip_memory_check)]
@@ -105,6 +105,7 @@ unsafe extern "C-unwind" fn new_map(state: *mut lua_State) -> c_int {
     call(state, "map.new_map", |args| {
         args.at_most(2)?;
         let (width, height) = options::size(args.get(1), args.get(2), 1, 1)?;
+        memory::check(memory::bound_new_map(width * height))?;
         Ok(Reply::Map(Grid::new(width, height, WALL)))
     })
 }
@@ -112,6 +113,8 @@ unsafe extern "C-unwind" fn new_map(state: *mut lua_State) -> c_int {
 unsafe extern "C-unwind" fn render(state: *mut lua_State) -> c_int {
     call(state, "map.render", |args| {
         args.at_most(1)?;
+        let (width, height) = args.map_size(1)?;
+        memory::check(memory::bound_render(width * height, height))?;
         Ok(Reply::Text(args.grid(1)?.render()))
     })
 }
@@ -119,6 +122,8 @@ unsafe extern "C-unwind" fn render(state: *mut lua_State) -> c_int {
 unsafe extern "C-unwind" fn reachable(state: *mut lua_State) -> c_int {
     call(state, "map.reachable", |args| {
         args.at_most(1)?;
+        let (width, height) = args.map_size(1)?;
+        memory::check(memory::bound_reach(width * height))?;
         let grid = args.grid(1)?;
         Ok(Reply::Reach(reach::check(&grid).map_err(|e| e.to_string())))
     })
@@ -149,8 +154,14 @@ unsafe extern "C-unwind" fn reach_cells(state: *mut lua_State) -> c_int {
             _ => &[],
         };
         let width = args.get(2).integer().and_then(|w| usize::try_from(w).ok());
+        memory::check(memory::bound_reach(cells.len()))?;
         let grid = match width {
-            Some(w) if w > 0 && !cells.is_empty() && cells.len() % w == 0 => {
+            Some(w)
+                if w > 0
+                    && !cells.is_empty()
+                    && cells.len() % w == 0
+                    && cells.len() <= MAX_CELLS =>
+            {
                 Grid::from_cells(w, cells.len() / w, cells.to_vec())
             }
             _ => return Err("internal error (please report): bad cells".into()),

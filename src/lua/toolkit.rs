@@ -6,6 +6,7 @@ use std::ffi::c_int;
 
 use crate::distance::{Walk, MAX_COST, MIN_COST};
 use crate::grid::{byte_set, ByteSet, Grid, Pos};
+use crate::memory;
 use crate::options::{self, quoted, Arg};
 
 use super::stack::{Args, Key};
@@ -51,6 +52,7 @@ pub fn fov(args: &Args) -> Result<Fov, String> {
         )
     };
     let ((x0, x1), (y0, y1)) = (span(origin.x, width), span(origin.y, height));
+    memory::check(memory::bound_fov((x1 - x0 + 1) * (y1 - y0 + 1)))?;
     let window = args.window(1, (x0, y0), (x1 - x0 + 1, y1 - y0 + 1), width)?;
     Ok(Fov {
         height,
@@ -68,21 +70,22 @@ pub fn fov(args: &Args) -> Result<Fov, String> {
 /// `distances(m, sources [, options])`.
 pub fn distances(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
     args.at_most(3)?;
-    let grid = args.grid(1)?;
-    let sources = sources(args, 2, grid.width(), grid.height())?;
+    let (width, height) = args.map_size(1)?;
+    let sources = sources(args, 2, width, height)?;
     let walk = walk(args, 3)?;
-    Ok((grid, sources, walk))
+    memory::check(memory::bound_distances(width * height, sources.len()))?;
+    Ok((args.grid(1)?, sources, walk))
 }
 
 /// `path(m, x1, y1, x2, y2 [, options])`.
 pub fn path(args: &Args) -> Result<(Grid, Pos, Pos, Walk), String> {
     args.at_most(6)?;
-    let grid = args.grid(1)?;
-    let (w, h) = (grid.width(), grid.height());
+    let (w, h) = args.map_size(1)?;
     let from = position(args.get(2), args.get(3), ("x1", "y1"), w, h)?;
     let to = position(args.get(4), args.get(5), ("x2", "y2"), w, h)?;
     let walk = walk(args, 6)?;
-    Ok((grid, from, to, walk))
+    memory::check(memory::bound_path(w * h))?;
+    Ok((args.grid(1)?, from, to, walk))
 }
 
 /// A cell of a `width` x `height` map from its coordinates.

@@ -1,0 +1,320 @@
+//! The toolkit under libFuzzer: `fov::visible`, `distance::distances` and
+//! `path::path` on arbitrary hand-made grids (0 walls to all walls, raw bytes
+//! or map characters, from 1x1 up to 64x64 or 1x2000 strips), arbitrary
+//! opaque and blocked sets, both neighbourhoods, unit and arbitrary costs up
+//! to `MAX_COST`, blocked and repeated sources.
+//!
+//! Nothing may panic; the invariants asserted:
+//! - fov: the origin is visible; sight is symmetric between transparent
+//!   cells; with a radius the result is the unlimited one cut to the disc,
+//!   and the same when given only the window around the origin;
+//! - distances: sources are 0, and the rest are exactly the shortest
+//!   distances (each reached cell has a legal step from a cell exactly its
+//!   cost nearer; no legal step leads anywhere cheaper than it says);
+//! - path: legal steps from `from` to `to`, costing what `distances` says;
+//!   `GoalBlocked` exactly for a blocked goal other than the start,
+//!   `NotConnected` exactly when `distances` says unreached; and the first
+//!   steps follow the tie rule (no earlier neighbour in N, E, S, W, NE, SE,
+//!   SW, NW order is a legal step on a shortest path).
+
+#![no_main]
+
+use libfuzzer_sys::arbitrary::{Result, Unstructured};
+use libfuzzer_sys::fuzz_target;
+
+use map::distance::{distances, Walk, MAX_COST, UNREACHED};
+use map::fov::visible;
+use map::grid::{byte_set, ByteSet, Grid, Pos};
+use map::path::{path, NoPath};
+
+/// Characters a grid is usually drawn from.
+const CHARS: &[u8] = b"#.~+@>$!";
+
+fn grid(u: &mut Unstructured) -> Result<Grid> {
+    let (w, h) = match u.int_in_range(0..=9u8)? {
+        0 => (1, u.int_in_range(1..=2000)?),
+        1 => (u.int_in_range(1..=2000)?, 1),
+        2..=4 => (u.int_in_range(1..=8)?, u.int_in_range(1..=8)?),
+        _ => (u.int_in_range(1..=64)?, u.int_in_range(1..=64)?),
+    };
+    let raw = u.ratio(1, 8)?;
+    let walls: u8 = u.int_in_range(0..=100)?;
+    let mut cells = Vec::with_capacity(w * h);
+    for _ in 0..w * h {
+        let b: u8 = u.arbitrary().unwrap_or(0);
+        cells.push(if raw {
+            b
+        } else if u32::from(b) * 100 < u32::from(walls) * 256 {
+            b'#'
+        } else {
+            CHARS[1 + b as usize % (CHARS.len() - 1)]
+        });
+    }
+    Ok(Grid::from_cells(w, h, cells))
+}
+
+fn byte_set_of(u: &mut Unstructured) -> Result<ByteSet> {
+    Ok(match u.int_in_range(0..=3u8)? {
+        0 => byte_set(b"#"),
+        1 => [false; 256],
+        2 => {
+            let mut set = byte_set(b"#");
+            for &c in &CHARS[1..] {
+                set[c as usize] = u.ratio(1, 4)?;
+            }
+            set
+        }
+        _ => {
+            let n = u.int_in_range(0..=8)?;
+            byte_set(u.bytes(n)?)
+        }
+    })
+}
+
+fn cell(u: &mut Unstructured, g: &Grid) -> Result<Pos> {
+    Ok(g.pos(u.choose_index(g.cells().len())?))
+}
+
+fn walk(u: &mut Unstructured) -> Result<Walk> {
+    let blocked = byte_set_of(u)?;
+    let diagonal = u.arbitrary()?;
+    let cost = if u.arbitrary()? {
+        let mut cost = Box::new([1; 256]);
+        let big = u.ratio(1, 4)?;
+        for c in cost.iter_mut() {
+            *c = if big {
+                u.int_in_range(1..=MAX_COST)?
+            } else {
+                u.int_in_range(1..=9)?
+            };
+        }
+        Some(cost)
+    } else {
+        None
+    };
+    Ok(Walk {
+        blocked,
+        diagonal,
+        cost,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Field of view.
+
+fn check_fov(u: &mut Unstructured, g: &Grid) -> Result<()> {
+    let opaque = byte_set_of(u)?;
+    let origin = cell(u, g)?;
+    let full = visible(g, origin, None, &opaque);
+    assert_eq!(full.len(), g.cells().len());
+    assert!(full[g.index(origin)], "origin not visible");
+
+    // Symmetry among a few transparent cells (the origin among them if it is).
+    let mut cells = vec![origin];
+    for _ in 0..u.int_in_range(0..=6)? {
+        cells.push(cell(u, g)?);
+    }
+    cells.retain(|&p| !opaque[g.get(p) as usize]);
+    let seen: Vec<Vec<bool>> = cells
+        .iter()
+        .map(|&p| visible(g, p, None, &opaque))
+        .collect();
+    for (a, &pa) in cells.iter().enumerate() {
+        for (b, &pb) in cells.iter().enumerate() {
+            assert_eq!(
+                seen[a][g.index(pb)],
+                seen[b][g.index(pa)],
+                "{pa:?} and {pb:?} disagree"
+            );
+        }
+    }
+
+    let r: usize = match u.int_in_range(0..=3u8)? {
+        0 => u.int_in_range(0..=3)?,
+        1 => u.int_in_range(0..=40)?,
+        2 => *u.choose(&[usize::MAX, usize::MAX / 2, 1 << 32, 4000])?,
+        _ => u.arbitrary()?,
+    };
+    let cut = visible(g, origin, Some(r), &opaque);
+    for (i, (&c, &f)) in cut.iter().zip(&full).enumerate() {
+        let p = g.pos(i);
+        let (dx, dy) = (
+            p.x.abs_diff(origin.x) as u128,
+            p.y.abs_diff(origin.y) as u128,
+        );
+        let inside = dx * dx + dy * dy <= r as u128 * (r as u128 + 1);
+        assert_eq!(c, f && inside, "radius {r}: {p:?}");
+    }
+    if r <= 64 {
+        let x0 = origin.x.saturating_sub(r).max(1);
+        let y0 = origin.y.saturating_sub(r).max(1);
+        let x1 = (origin.x + r).min(g.width());
+        let y1 = (origin.y + r).min(g.height());
+        let mut cells = Vec::new();
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                cells.push(g.get(Pos { x, y }));
+            }
+        }
+        let win = Grid::from_cells(x1 - x0 + 1, y1 - y0 + 1, cells);
+        let o = Pos {
+            x: origin.x - x0 + 1,
+            y: origin.y - y0 + 1,
+        };
+        let small = visible(&win, o, Some(r), &opaque);
+        for (i, &s) in small.iter().enumerate() {
+            let p = win.pos(i);
+            let q = Pos {
+                x: p.x + x0 - 1,
+                y: p.y + y0 - 1,
+            };
+            assert_eq!(s, cut[g.index(q)], "window, radius {r}: {q:?}");
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Distances and paths.
+
+/// The eight steps in the tie order: N, E, S, W, NE, SE, SW, NW.
+const ORDER: [(i64, i64); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The cells one step from `p` inside the grid (diagonals only with the
+/// walk's `diagonal`), in the tie order.
+fn around(g: &Grid, w: &Walk, p: Pos) -> Vec<Pos> {
+    let n = if w.diagonal { 8 } else { 4 };
+    ORDER[..n]
+        .iter()
+        .map(|&(dx, dy)| (p.x as i64 + dx, p.y as i64 + dy))
+        .filter(|&(x, y)| x >= 1 && y >= 1)
+        .map(|(x, y)| Pos {
+            x: x as usize,
+            y: y as usize,
+        })
+        .filter(|&q| g.contains(q))
+        .collect()
+}
+
+fn open(g: &Grid, w: &Walk, p: Pos) -> bool {
+    !w.blocked[g.get(p) as usize]
+}
+
+/// The step rule written again: `b` next to `a` (as `around` gives), open,
+/// and a diagonal passes between two open cells.
+fn legal(g: &Grid, w: &Walk, a: Pos, b: Pos) -> bool {
+    let diagonal = a.x != b.x && a.y != b.y;
+    open(g, w, b)
+        && (!diagonal || (open(g, w, Pos { x: a.x, y: b.y }) && open(g, w, Pos { x: b.x, y: a.y })))
+}
+
+fn cost(g: &Grid, w: &Walk, p: Pos) -> u64 {
+    w.cost.as_ref().map_or(1, |c| c[g.get(p) as usize])
+}
+
+/// `d` is exactly the shortest distances from `sources`.
+fn check_distances(g: &Grid, w: &Walk, sources: &[Pos], d: &[u64]) {
+    assert_eq!(d.len(), g.cells().len());
+    for &s in sources {
+        assert_eq!(d[g.index(s)], 0, "source {s:?}");
+    }
+    for i in 0..d.len() {
+        let v = g.pos(i);
+        if d[i] != UNREACHED && d[i] > 0 {
+            assert!(open(g, w, v), "blocked {v:?} reached");
+            let from = around(g, w, v).into_iter().any(|u| {
+                let du = d[g.index(u)];
+                du != UNREACHED && legal(g, w, u, v) && du + cost(g, w, v) == d[i]
+            });
+            assert!(from, "{v:?} at {} with no step from a nearer cell", d[i]);
+        }
+        if d[i] == UNREACHED {
+            continue;
+        }
+        for u in around(g, w, v) {
+            if legal(g, w, v, u) {
+                let du = d[g.index(u)];
+                assert!(
+                    du != UNREACHED && du <= d[i] + cost(g, w, u),
+                    "{u:?} at {du} after {v:?} at {}",
+                    d[i]
+                );
+            }
+        }
+    }
+}
+
+fn check_walks(u: &mut Unstructured, g: &Grid) -> Result<()> {
+    let w = walk(u)?;
+    let mut sources = Vec::new();
+    for _ in 0..u.int_in_range(0..=3)? {
+        sources.push(cell(u, g)?);
+    }
+    if !sources.is_empty() && u.arbitrary()? {
+        sources.push(sources[0]);
+    }
+    let d = distances(g, &sources, &w);
+    check_distances(g, &w, &sources, &d);
+
+    let (from, to) = (cell(u, g)?, cell(u, g)?);
+    let d = distances(g, &[from], &w);
+    let goal = d[g.index(to)];
+    match path(g, from, to, &w) {
+        Ok(cells) => {
+            assert_eq!((cells[0], cells[cells.len() - 1]), (from, to));
+            let mut total = 0;
+            for pair in cells.windows(2) {
+                assert!(around(g, &w, pair[0]).contains(&pair[1]), "{pair:?}");
+                assert!(legal(g, &w, pair[0], pair[1]), "{pair:?}");
+                total += cost(g, &w, pair[1]);
+            }
+            assert_eq!(total, goal, "path cost");
+            check_ties(g, &w, &cells);
+        }
+        Err(NoPath::GoalBlocked { goal }) => {
+            assert!(goal == to && to != from && !open(g, &w, to));
+        }
+        Err(NoPath::NotConnected { from: f, to: t }) => {
+            assert!((f, t) == (from, to) && open(g, &w, to));
+            assert_eq!(goal, UNREACHED);
+        }
+    }
+    Ok(())
+}
+
+/// The first steps of `cells` take the first neighbour, in the tie order,
+/// that is a legal step on a shortest path to the goal.
+fn check_ties(g: &Grid, w: &Walk, cells: &[Pos]) {
+    let goal = cells[cells.len() - 1];
+    let to_goal = |p: Pos| distances(g, &[p], w)[g.index(goal)];
+    for pair in cells.windows(2).take(3) {
+        let (v, next) = (pair[0], pair[1]);
+        let left = to_goal(v);
+        let first = around(g, w, v).into_iter().find(|&u| {
+            legal(g, w, v, u) && {
+                let rest = to_goal(u);
+                rest != UNREACHED && rest + cost(g, w, u) == left
+            }
+        });
+        assert_eq!(first, Some(next), "tie rule at {v:?}");
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut u = Unstructured::new(data);
+    let Ok(g) = grid(&mut u) else { return };
+    let _ = if u.arbitrary().unwrap_or(false) {
+        check_fov(&mut u, &g)
+    } else {
+        check_walks(&mut u, &g)
+    };
+});

@@ -1,0 +1,89 @@
+-- tests/host/lib.lua: helpers for the host tests (tests/host/run.sh). Runs on
+-- Lua 5.4, LuaJIT and inside tests/host/capped. Each script prints one line
+-- per check and ends with "ok: <name>" or "FAIL: <name>: <why>" (exit 1).
+local M = {}
+
+M.INTERPRETER = jit and "luajit" or _VERSION
+
+-- The process's resident set size in KiB (/proc/self/status, VmRSS).
+function M.rss_kib()
+  local f = assert(io.open("/proc/self/status", "r"))
+  local status = f:read("*a")
+  f:close()
+  return tonumber(status:match("VmRSS:%s*(%d+) kB"))
+end
+
+-- RSS after a full collection, so that garbage Lua still holds is not counted.
+function M.settled_rss_kib()
+  collectgarbage("collect")
+  collectgarbage("collect")
+  return M.rss_kib()
+end
+
+local name = arg and arg[0] and arg[0]:match("([^/]+)%.lua$") or "host test"
+
+function M.fail(why)
+  io.stdout:write("FAIL: ", name, ": ", why, "\n")
+  io.stdout:flush()
+  os.exit(1)
+end
+
+function M.check(condition, why)
+  if not condition then M.fail(why) end
+end
+
+function M.done()
+  io.stdout:write("ok: ", name, "\n")
+  io.stdout:flush()
+  os.exit(0)
+end
+
+function M.say(...)
+  io.stdout:write(...)
+  io.stdout:write("\n")
+  io.stdout:flush()
+end
+
+-- True when `err` is an out-of-memory error from the module or from Lua.
+function M.is_memory_error(err, fn)
+  if type(err) ~= "string" then return false end
+  if err == "not enough memory" then return true end
+  return err:find("^" .. fn:gsub("%.", "%%.") .. ": ") ~= nil and err:find("memory", 1, true) ~= nil
+end
+
+-- A `width` x `height` map of `cell` whose rows all alias one row table: a
+-- map the module reads as 4,000,000 cells while it costs Lua ~70 KiB.
+function M.aliased_map(width, height, cell)
+  local row = {}
+  for x = 1, width do row[x] = cell end
+  local m = {}
+  for y = 1, height do m[y] = row end
+  return m
+end
+
+-- Grabs strings until Lua runs out of memory and keeps them, then frees a
+-- reserve of `reserve` bytes (default 1 MiB) taken first, so that Lua has a
+-- little room left to report what happens next. Returns the table holding
+-- the strings and the bytes held. Chunks halve from 64 MiB to 64 bytes. The
+-- strings differ (LuaJIT interns every string, even long ones).
+function M.fill_heap(reserve)
+  local kept, bytes, n = {}, 0, 0
+  for i = 1, 4096 do kept[i] = false end -- sized now: storing must not allocate
+  local spare = string.rep("r", reserve or 1024 * 1024)
+  local chunk = 64 * 1024 * 1024
+  while chunk >= 64 and n < 4096 do
+    local ok, s = pcall(string.rep, string.format("%07x\n", n), chunk / 8 - 4)
+    if ok then
+      n = n + 1
+      kept[n] = s
+      bytes = bytes + #s
+    else
+      chunk = chunk / 2
+    end
+  end
+  spare = nil -- luacheck: ignore
+  collectgarbage("collect")
+  return kept, bytes
+end
+
+return M

@@ -1,0 +1,58 @@
+-- Issue 9, defect 1: run under `ulimit -v 400000` (tests/host/run.sh), on
+-- Lua 5.4 and LuaJIT. Fills the Lua heap (strings from string.rep until it
+-- fails, kept), then calls every export with a big input. With the address
+-- space used up, both Lua and the module's Rust allocations fail: each call
+-- must return a catchable "not enough memory" error and the process must
+-- live on (a Rust allocation failure aborts it: exit 134, "memory
+-- allocation of N bytes failed"). RSS may not grow by more than 20 MB over
+-- the calls. Then the heap is freed and the module still makes maps.
+package.path = arg[0]:gsub("[^/]+$", "") .. "?.lua;" .. package.path
+local t = require "lib"
+local map = require "map"
+
+local MAX_GROWTH_KIB = 20 * 1024
+local expected = map.generate_text(60, 20, 42)
+local floor = t.aliased_map(2000, 2000, ".")
+local cases = {
+  { "map.new_map", map.new_map, { 2000, 2000 } },
+  { "map.render", map.render, { floor } },
+  { "map.reachable", map.reachable, { floor } },
+  { "map.fov", map.fov, { floor, 1000, 1000 } },
+  { "map.distances", map.distances, { floor, { x = 1, y = 1 } } },
+  { "map.path", map.path, { floor, 1, 1, 2000, 2000 } },
+}
+for _, algorithm in ipairs(map.ALGORITHMS) do
+  local options = { width = 2000, height = 2000, seed = 1, algorithm = algorithm }
+  cases[#cases + 1] = { "map.generate", map.generate, { options }, algorithm }
+  cases[#cases + 1] = { "map.generate_text", map.generate_text, { options }, algorithm }
+  cases[#cases + 1] = { "map.generate_json", map.generate_json, { options }, algorithm }
+end
+local unpack = table.unpack or unpack
+-- Results are stored in tables sized before the heap is full.
+local oks, errs = {}, {}
+for i = 1, #cases do oks[i], errs[i] = false, false end
+
+t.say(t.INTERPRETER, ": ", #cases, " calls with the heap full; a crash here is defect 1 (exit 134: Rust aborted)")
+local kept, bytes = t.fill_heap()
+local before = t.rss_kib()
+for i, c in ipairs(cases) do
+  -- Announced before the call, so that an abort shows which call it was.
+  io.stdout:write(c[1], " ", c[4] or "", "\n")
+  io.stdout:flush()
+  oks[i], errs[i] = pcall(c[2], unpack(c[3]))
+end
+local after = t.rss_kib()
+kept = nil -- luacheck: ignore
+collectgarbage("collect")
+
+t.say(string.format("heap filled with %d MiB of strings; RSS over the calls %d -> %d KiB (%+d KiB)",
+  math.floor(bytes / 1048576), before, after, after - before))
+for i, c in ipairs(cases) do
+  local what = c[1] .. (c[4] and " " .. c[4] or "")
+  t.say("  ", what, ": ", tostring(oks[i]), ", ", tostring(errs[i]))
+  t.check(not oks[i], what .. " succeeded with the heap full")
+  t.check(t.is_memory_error(errs[i], c[1]), what .. ": unexpected error: " .. tostring(errs[i]))
+end
+t.check(after - before < MAX_GROWTH_KIB, string.format("RSS grew by %d KiB", after - before))
+t.check(map.generate_text(60, 20, 42) == expected, "the module no longer makes maps")
+t.done()

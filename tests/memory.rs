@@ -1,0 +1,148 @@
+//! The memory bound of each call, measured: a counting global allocator
+//! records the peak of live heap bytes while one call runs, and the peak must
+//! stay within what `memory::bound_*` promises (and the binding checks is
+//! free before the call starts: see `src/memory.rs`).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+
+use map::algorithm::LIST;
+use map::generate::{generate, Params};
+use map::grid::Pos;
+use map::options::Arg;
+use map::{distance, fov, json, memory, path, reach};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
+            PEAK.fetch_max(live, Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        System.dealloc(p, layout);
+        LIVE.fetch_sub(layout.size(), Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Tests run on threads of one process: one measurement at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The peak of heap bytes allocated while `f` runs, above what was live before.
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let before = LIVE.load(Relaxed);
+    PEAK.store(before, Relaxed);
+    let out = f();
+    (out, PEAK.load(Relaxed) - before)
+}
+
+const SHAPES: [(i64, i64); 5] = [
+    (2000, 2000),
+    (80, 50),
+    (7, 571_428),
+    (571_428, 7),
+    (200, 20_000),
+];
+
+#[test]
+fn generation_stays_within_its_bound() {
+    for algorithm in LIST {
+        for (w, h) in SHAPES {
+            let params = Params {
+                algorithm: Arg::Str(algorithm.name.as_bytes()),
+                ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(3))
+            };
+            let (level, peak) = peak_of(|| generate(&params).unwrap());
+            let (_, json_peak) = peak_of(|| json::level(&level));
+            let cells = (w * h) as usize;
+            let bound = memory::bound_generate(cells);
+            println!(
+                "{} {w}x{h}: generate {:.1} B/cell, json {:.1} B/cell, bound {:.1}",
+                algorithm.name,
+                peak as f64 / cells as f64,
+                json_peak as f64 / cells as f64,
+                bound as f64 / cells as f64
+            );
+            assert!(
+                peak <= bound,
+                "{} {w}x{h}: {peak} > {bound}",
+                algorithm.name
+            );
+            assert!(
+                json_peak <= bound,
+                "{} {w}x{h} json: {json_peak} > {bound}",
+                algorithm.name
+            );
+        }
+    }
+}
+
+#[test]
+fn the_toolkit_stays_within_its_bound() {
+    for (w, h) in SHAPES {
+        let params = Params {
+            algorithm: Arg::Str(b"cave"),
+            ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(5))
+        };
+        let level = generate(&params).unwrap();
+        let (grid, from, to) = (&level.grid, level.player, level.stairs);
+        let cells = (w * h) as usize;
+        let opaque = map::grid::byte_set(b"#");
+        let walk = distance::Walk::new();
+        let diagonal = distance::Walk {
+            diagonal: true,
+            cost: Some(Box::new([2; 256])),
+            ..distance::Walk::new()
+        };
+        let checks: [(&str, usize, Box<dyn Fn()>); 5] = [
+            (
+                "reach",
+                memory::bound_reach(cells),
+                Box::new(|| drop(reach::check(grid))),
+            ),
+            (
+                "fov",
+                memory::bound_fov(cells),
+                Box::new(|| drop(fov::visible(grid, from, None, &opaque))),
+            ),
+            (
+                "distances",
+                memory::bound_distances(cells, 1),
+                Box::new(|| drop(distance::distances(grid, &[from], &walk))),
+            ),
+            (
+                "path",
+                memory::bound_path(cells),
+                Box::new(|| drop(path::path(grid, from, to, &walk))),
+            ),
+            (
+                "weighted path",
+                memory::bound_path(cells),
+                Box::new(|| drop(path::path(grid, from, to, &diagonal))),
+            ),
+        ];
+        for (name, bound, call) in checks {
+            let ((), peak) = peak_of(|| call());
+            println!(
+                "{name} {w}x{h}: {:.1} B/cell, bound {:.1}",
+                peak as f64 / cells as f64,
+                bound as f64 / cells as f64
+            );
+            assert!(peak <= bound, "{name} {w}x{h}: {peak} > {bound}");
+        }
+        let _ = Pos { x: 1, y: 1 };
+    }
+}
