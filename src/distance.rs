@@ -547,29 +547,3 @@ mod tests {
         assert_eq!(d[999], 999 * MAX_COST);
     }
 }
-#[cfg(test)]
-mod scratch {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn parts() {
-        let g = Grid::new(1000, 1000, b'.');
-        let walk = Walk::new();
-        for _ in 0..3 {
-            let t = std::time::Instant::now();
-            let mut b = Board::new(&g, &walk);
-            let t1 = t.elapsed();
-            let src = [b.index(Pos { x: 500, y: 500 })];
-            b.search(&src, None);
-            let t2 = t.elapsed();
-            let mut rows = Vec::with_capacity(1_000_000);
-            for y in 1..=b.height {
-                let start = y * b.stride + 1;
-                rows.extend((start..start + b.width).map(|i| b.distance(i)));
-            }
-            let t3 = t.elapsed();
-            std::hint::black_box(rows);
-            println!("new {t1:?} search {:?} rows {:?}", t2 - t1, t3 - t2);
-        }
-    }
-}

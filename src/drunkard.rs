@@ -50,7 +50,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
                 min: 1,
                 max: MAX_LIFETIME,
             },
-            default: algorithm::Default::Int(200),
+            default: algorithm::Default::Int(400),
             doc: "steps each walker takes at most: short gives blobs, long gives winding tunnels",
         },
     ],
@@ -181,7 +181,7 @@ impl Cave {
         directions: &mut Directions,
         rng: &mut Rng,
     ) {
-        let (mut carved, mut live) = (self.carved, self.live);
+        let (mut left, mut live) = (self.target - self.carved, self.live);
         let mut at = start;
         for _ in 0..lifetime {
             let next = at.wrapping_add(self.steps[directions.next(rng)]);
@@ -195,12 +195,12 @@ impl Cave {
             // `live <= carved < target`: in bounds.
             self.candidates[live] = at as u32;
             live += fresh;
-            carved += fresh;
-            if carved == self.target {
+            left -= fresh;
+            if left == 0 {
                 break;
             }
         }
-        (self.carved, self.live) = (carved, live);
+        (self.carved, self.live) = (self.target - left, live);
     }
 }
 
@@ -216,13 +216,20 @@ struct Directions {
 impl Directions {
     fn next(&mut self, rng: &mut Rng) -> usize {
         if self.left == 0 {
-            self.bits = rng.below(1 << 48);
-            self.left = 24;
+            self.refill(rng);
         }
         let d = self.bits & 3;
         self.bits >>= 2;
         self.left -= 1;
         d
+    }
+
+    /// Out of line, so the walk loop keeps its counts in registers rather
+    /// than the generator's state.
+    #[inline(never)]
+    fn refill(&mut self, rng: &mut Rng) {
+        self.bits = rng.below(1 << 48);
+        self.left = 24;
     }
 }
 
@@ -373,63 +380,66 @@ mod measure {
     use crate::algorithm::Value;
     use std::time::Instant;
 
-    fn time(w: usize, h: usize, fill: f64, lifetime: i64, seeds: i64) -> (f64, f64) {
+    /// This thread's CPU time in ns, from `/proc` (10 ms ticks; the runs
+    /// below last a second or more), or the wall clock elsewhere. CPU time,
+    /// because the machine may be shared and wall time counts the waits.
+    fn cpu_ns(origin: Instant) -> u128 {
+        let ticks = std::fs::read_to_string("/proc/thread-self/stat")
+            .ok()
+            .and_then(|stat| {
+                // Fields after the command's ")": utime and stime are 12th and 13th.
+                let after = stat.rsplit(')').next()?.to_owned();
+                let f: Vec<u128> = after
+                    .split_whitespace()
+                    .skip(11)
+                    .take(2)
+                    .filter_map(|x| x.parse().ok())
+                    .collect();
+                (f.len() == 2).then(|| f[0] + f[1])
+            });
+        match ticks {
+            Some(t) => t * 10_000_000,
+            None => origin.elapsed().as_nanos(),
+        }
+    }
+
+    /// CPU ns per cell of `carve` on `w` x `h`, seeds 0, 1, ... until
+    /// `budget` ns of CPU time have passed (at least one run), and the runs.
+    fn ns_per_cell(w: usize, h: usize, fill: f64, lifetime: i64, budget: u128) -> (f64, usize) {
         let options = Options::new(vec![
             ("fill", Value::Number(fill)),
             ("lifetime", Value::Int(lifetime)),
         ]);
-        let mut times = Vec::new();
-        for seed in 0..seeds {
+        let origin = Instant::now();
+        let start = cpu_ns(origin);
+        let mut runs = 0;
+        while runs == 0 || cpu_ns(origin) - start < budget {
             let mut grid = Grid::new(w, h, WALL);
-            let start = Instant::now();
-            carve(&mut grid, &options, &mut Rng::new(seed)).unwrap();
-            times.push(start.elapsed().as_nanos() as f64 / (w * h) as f64);
+            carve(&mut grid, &options, &mut Rng::new(runs as i64)).unwrap();
+            runs += 1;
         }
-        times.sort_by(f64::total_cmp);
-        (times[0], times[times.len() - 1])
+        let ns = (cpu_ns(origin) - start) as f64 / (runs * w * h) as f64;
+        (ns, runs)
     }
 
-    /// `cargo test --release drunkard::measure -- --ignored --nocapture
-    /// --test-threads=1`: ns per cell (fastest and slowest seed) with the
-    /// defaults, then the slow cases: fill 1 at the cap's lifetimes on the
-    /// largest and the thinnest maps.
+    /// `cargo test --release drunkard::measure -- --ignored --nocapture`:
+    /// CPU ns per cell with the defaults, then the slow cases: fill 1 on
+    /// the largest and the thinnest maps, at lifetimes up to the cap.
     #[test]
     #[ignore]
-    fn ns_per_cell() {
-        time(80, 50, 0.4, 200, 100);
-        if std::env::var("ONLY_DEFAULT").is_ok() {
-            let (best, worst) = time(1000, 1000, 0.4, 200, 200);
-            println!("drunkard 1000x1000 defaults: {best:.2} .. {worst:.2} ns/cell");
-            return;
-        }
-        for (w, h, seeds) in [(80, 50, 2000), (1000, 1000, 20)] {
-            let (best, worst) = time(w, h, 0.4, 200, seeds);
-            println!("drunkard {w}x{h} defaults: {best:.2} .. {worst:.2} ns/cell");
+    fn cpu_ns_per_cell() {
+        for (w, h) in [(80, 50), (1000, 1000), (2000, 2000)] {
+            let (ns, _) = ns_per_cell(w, h, 0.4, 400, 1_000_000_000);
+            println!("drunkard {w}x{h} defaults: {ns:.2} ns/cell");
         }
         for (w, h) in [(2000, 2000), (4, 1_000_000), (1_333_333, 3)] {
-            for lifetime in [1, 200, MAX_LIFETIME] {
-                let (best, worst) = time(w, h, 1.0, lifetime, 3);
-                let ms = worst * (w * h) as f64 / 1e6;
+            for lifetime in [1, 10, 100, 400, MAX_LIFETIME] {
+                let (ns, runs) = ns_per_cell(w, h, 1.0, lifetime, 2_000_000_000);
+                let ms = ns * (w * h) as f64 / 1e6;
                 println!(
-                    "drunkard {w}x{h} fill 1 lifetime {lifetime}: {best:.2} .. {worst:.2} ns/cell, {ms:.0} ms"
+                    "drunkard {w}x{h} fill 1 lifetime {lifetime}: {ns:.2} ns/cell, {ms:.0} ms ({runs} runs)"
                 );
             }
-        }
-    }
-}
-#[cfg(test)]
-mod cavebench {
-    use crate::grid::{Grid, WALL};
-    use crate::rng::Rng;
-    use std::time::Instant;
-    #[test]
-    #[ignore]
-    fn cavebench() {
-        for (w, h) in [(1000usize, 1000usize), (2000, 2000), (1333333, 3)] {
-            let mut g = Grid::new(w, h, WALL);
-            let t = Instant::now();
-            crate::cave::carve(&mut g, (w - 2) * (h - 2), w.min(h), &mut Rng::new(1));
-            println!("cave {w}x{h} fill 1: {:?}", t.elapsed());
         }
     }
 }

@@ -3,9 +3,11 @@
 --
 -- On LuaJIT, a JIT-compiled Lua loop fills or reads a table of rows several
 -- times faster than the C API does one cell at a time (bench/RESULTS.md,
--- finding 2). So `new_map`, `generate`, `render` and `reachable` are wrapped
--- here: Rust makes the level and hands over its cells as one string; the rows
--- are split and read back in Lua; Rust checks reachability on one string.
+-- finding 2). So `new_map`, `generate`, `render`, `reachable`, `fov` and
+-- `distances` are wrapped here: Rust makes the level and hands over its cells
+-- as one string; the rows are split and read back in Lua; Rust checks
+-- reachability, scans sight and walks distances on one string, and hands
+-- back one string that Lua turns into rows.
 --
 -- The results and the error messages must be exactly those of the C API
 -- functions (src/lua/stack.rs). The wrappers reach that by construction: they
@@ -20,7 +22,7 @@
 -- metatable goes to the C function.
 --
 -- Called once by `open` with the module table (holding the C functions) and
--- the two helpers only this file sees; replaces four functions of `map`.
+-- the helpers only this file sees; replaces six functions of `map`.
 
 local map, helpers = ...
 
@@ -29,6 +31,8 @@ local byte, char = string.byte, string.char
 local new_tab = require("table.new")
 
 local c_new_map, c_render, c_reachable = map.new_map, map.render, map.reachable
+local c_fov, c_distances = map.fov, map.distances
+local min, max = math.min, math.max
 -- (...) -> cells (row-major, one string), width, height, seed, algorithm,
 -- and {player x, y, stairs x, y, #rooms, x, y, w, h per room, #doors, x, y
 -- per door, #items, x, y,
@@ -36,6 +40,12 @@ local c_new_map, c_render, c_reachable = map.new_map, map.render, map.reachable
 local generate_parts = helpers.generate_parts
 -- (cells, width) -> true, or false and the message, as map.reachable.
 local reach_cells = helpers.reach_cells
+-- (cells, window width, x, y in the window, radius, options) -> one byte per
+-- window cell, 1 where visible; raises fov's errors for the radius, options.
+local fov_cells = helpers.fov_cells
+-- (cells, width, sources, options) -> one double per cell, -1 if unreached;
+-- raises distances' errors for the sources and options.
+local distances_cells = helpers.distances_cells
 local MAX_CELLS = map.MAX_CELLS
 
 -- Does `#` call __len? Only with LUAJIT_ENABLE_LUA52COMPAT.
@@ -62,12 +72,9 @@ end
 local has_ffi, ffi = pcall(require, "ffi")
 local new_bytes = has_ffi and ffi.typeof("uint8_t[?]")
 
--- The map's cells as one string, rows ended by "\n" if `newlines` (the last
--- one without), and the width; nil unless the map is valid (then the C
--- function reports what is wrong). The same checks, in the same order, as
--- read_grid / read_row in src/lua/stack.rs. Nothing in the loop allocates,
--- so no other Lua code (a finalizer) can run while it reads.
-local function read(m, newlines)
+-- The map's height and width, or nil unless it has rows and row 1 is a
+-- table of cells within MAX_CELLS (the checks of read_size in stack.rs).
+local function size(m)
   if type(m) ~= "table" or (LEN_MM and getmetatable(m) ~= nil) then return nil end
   local h = #m
   if h == 0 then return nil end
@@ -76,26 +83,44 @@ local function read(m, newlines)
   local w = #first
   -- Rows may alias one table: bound the size before reading it.
   if w == 0 or w * h > MAX_CELLS then return nil end
-  local size = newlines and (w + 1) * h or w * h
-  local buf = new_bytes(size)
-  -- Row y's cells go to buf[k + 1 .. k + w]: at most size - 1, as the
-  -- loop runs exactly w times whatever the row holds.
-  local k = -1
-  for y = 1, h do
+  return h, w
+end
+
+-- The cells of the ww x wh window at (x0, y0) of the map m of width w, as
+-- one string, rows ended by "\n" if `newlines` (the last one without); nil
+-- unless every row of the window is a table of w cells and its cells in the
+-- window one-byte strings (then the C function reports what is wrong): the
+-- checks of read_window / read_row in src/lua/stack.rs. Nothing in the loop
+-- allocates, so no other Lua code (a finalizer) can run while it reads.
+local function read_window(m, x0, y0, ww, wh, w, newlines)
+  local size_ = newlines and (ww + 1) * wh or ww * wh
+  local buf = new_bytes(size_)
+  -- Row y's cells go to buf[k + 1 .. k + ww]: at most size - 1, as the
+  -- loop runs exactly ww times whatever the row holds.
+  local k, dx = -1, x0 - 1
+  for y = y0, y0 + wh - 1 do
     local row = rawget(m, y)
     if type(row) ~= "table" or (LEN_MM and getmetatable(row) ~= nil) or #row ~= w then return nil end
-    for x = 1, w do
-      local c = rawget(row, x)
+    for x = 1, ww do
+      local c = rawget(row, dx + x)
       if type(c) ~= "string" or #c ~= 1 then return nil end
       buf[k + x] = byte(c)
     end
-    k = k + w
+    k = k + ww
     if newlines then
       k = k + 1
       buf[k] = 10
     end
   end
-  return ffi.string(buf, newlines and size - 1 or size), w
+  return ffi.string(buf, newlines and size_ - 1 or size_)
+end
+
+-- The whole map's cells as one string (see read_window) and its width.
+local function read(m, newlines)
+  local h, w = size(m)
+  if not h then return nil end
+  local cells = read_window(m, 1, 1, w, h, w, newlines)
+  if cells then return cells, w end
 end
 
 function map.new_map(...)
@@ -128,6 +153,74 @@ if has_ffi then
       if cells then return reach_cells(cells, w) end
     end
     return c_reachable(...)
+  end
+
+  local bytes, doubles = ffi.typeof("const uint8_t *"), ffi.typeof("const double *")
+
+  local function is_integer(v, lo, hi)
+    return type(v) == "number" and v % 1 == 0 and v >= lo and v <= hi
+  end
+
+  -- fov reads only the window within the radius, as the C function does.
+  function map.fov(...)
+    local n = select("#", ...)
+    local m, x, y, radius = ...
+    local h, w = size(m)
+    if n >= 3 and n <= 5 and h and is_integer(x, 1, w) and is_integer(y, 1, h)
+        and (radius == nil or is_integer(radius, 0, MAX_CELLS)) then
+      local reach = min(radius or w + h, w + h)
+      local x0, y0 = max(1, x - reach), max(1, y - reach)
+      local ww, wh = min(w, x + reach) - x0 + 1, min(h, y + reach) - y0 + 1
+      local cells = read_window(m, x0, y0, ww, wh, w, false)
+      if cells then
+        local seen = fov_cells(cells, ww, x - x0 + 1, y - y0 + 1, radius, (select(5, ...)))
+        local p = ffi.cast(bytes, seen)
+        local vis = new_tab(h, 0)
+        for row = 1, y0 - 1 do vis[row] = {} end
+        local k, dx = -1, x0 - 1
+        for row = y0, y0 + wh - 1 do
+          local count = 0
+          for c = 1, ww do count = count + p[k + c] end
+          local r = new_tab(0, count)
+          if count > 0 then
+            for c = 1, ww do
+              if p[k + c] == 1 then r[dx + c] = true end
+            end
+          end
+          vis[row] = r
+          k = k + ww
+        end
+        for row = y0 + wh, h do vis[row] = {} end
+        return vis
+      end
+    end
+    return c_fov(...)
+  end
+
+
+  function map.distances(...)
+    local n = select("#", ...)
+    if n >= 2 and n <= 3 then
+      local cells, w = read((...), false)
+      if cells then
+        local raw = distances_cells(cells, w, select(2, ...))
+        local d = ffi.cast(doubles, raw)
+        local h = #cells / w
+        local out = new_tab(h, 0)
+        local k = -1
+        for y = 1, h do
+          local row = new_tab(w, 0)
+          for x = 1, w do
+            local v = d[k + x]
+            if v >= 0 then row[x] = v else row[x] = false end
+          end
+          out[y] = row
+          k = k + w
+        end
+        return out
+      end
+    end
+    return c_distances(...)
   end
 end
 

@@ -26,10 +26,10 @@ use mlua::ffi::{self, lua_State};
 use mlua::{Lua, Table};
 
 use crate::algorithm::{self, Algorithm};
+#[cfg(feature = "luajit")]
+use crate::distance::UNREACHED;
 use crate::generate::{self, Level, Params};
 use crate::grid::{Grid, Pos, WALL};
-#[cfg(feature = "luajit")]
-use crate::options::Arg;
 use crate::options::{self, MAX_CELLS};
 use crate::{json, memory, reach};
 use stack::Args;
@@ -73,9 +73,11 @@ fn open(lua: &Lua) -> mlua::Result<Table> {
 #[cfg(feature = "luajit")]
 fn jit_tables(lua: &Lua, module: &Table) -> mlua::Result<()> {
     let helpers = lua.create_table()?;
-    let functions: [(&str, ffi::lua_CFunction); 2] = [
+    let functions: [(&str, ffi::lua_CFunction); 4] = [
         ("generate_parts", generate_parts),
         ("reach_cells", reach_cells),
+        ("fov_cells", fov_cells),
+        ("distances_cells", distances_cells),
     ];
     for (name, function) in functions {
         // SAFETY: as in `open`.
@@ -149,24 +151,36 @@ unsafe extern "C-unwind" fn generate_parts(state: *mut lua_State) -> c_int {
 #[cfg(feature = "luajit")]
 unsafe extern "C-unwind" fn reach_cells(state: *mut lua_State) -> c_int {
     call(state, "map.reachable", |args| {
-        let cells = match args.get(1) {
-            Arg::Str(cells) => cells,
-            _ => &[],
-        };
-        let width = args.get(2).integer().and_then(|w| usize::try_from(w).ok());
-        memory::check(memory::bound_reach(cells.len()))?;
-        let grid = match width {
-            Some(w)
-                if w > 0
-                    && !cells.is_empty()
-                    && cells.len() % w == 0
-                    && cells.len() <= MAX_CELLS =>
-            {
-                Grid::from_cells(w, cells.len() / w, cells.to_vec())
-            }
-            _ => return Err("internal error (please report): bad cells".into()),
-        };
+        let grid = toolkit::cells_grid(args)?;
+        memory::check(memory::bound_reach(grid.cells().len()))?;
         Ok(Reply::Reach(reach::check(&grid).map_err(|e| e.to_string())))
+    })
+}
+
+/// LuaJIT only: `fov` on a window `jit_tables.lua` has read (see
+/// `toolkit::fov_cells`): one byte per window cell, 1 where visible.
+#[cfg(feature = "luajit")]
+unsafe extern "C-unwind" fn fov_cells(state: *mut lua_State) -> c_int {
+    call(state, "map.fov", |args| {
+        let (window, origin, radius, opaque) = toolkit::fov_cells(args)?;
+        let seen = crate::fov::visible(&window, origin, radius, &opaque);
+        Ok(Reply::Text(seen.into_iter().map(u8::from).collect()))
+    })
+}
+
+/// LuaJIT only: `distances` on a map `jit_tables.lua` has read (see
+/// `toolkit::distances_cells`): one native-endian double per cell, -1 where
+/// unreached (LuaJIT's numbers are doubles, and every distance is below 2^53).
+#[cfg(feature = "luajit")]
+unsafe extern "C-unwind" fn distances_cells(state: *mut lua_State) -> c_int {
+    call(state, "map.distances", |args| {
+        let (grid, sources, walk) = toolkit::distances_cells(args)?;
+        let dist = crate::distance::distances(&grid, &sources, &walk);
+        let bytes = dist
+            .iter()
+            .flat_map(|&d| if d == UNREACHED { -1.0 } else { d as f64 }.to_ne_bytes())
+            .collect();
+        Ok(Reply::Text(bytes))
     })
 }
 

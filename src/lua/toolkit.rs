@@ -33,18 +33,9 @@ pub fn fov(args: &Args) -> Result<Fov, String> {
     args.at_most(5)?;
     let (width, height) = args.map_size(1)?;
     let origin = position(args.get(2), args.get(3), ("x", "y"), width, height)?;
-    let radius = match args.get(4) {
-        Arg::Missing => None,
-        arg => Some(options::int_in("radius", arg, 0, i64::MAX)? as u64),
-    };
-    let mut opaque = byte_set(OPAQUE);
-    read_options(args, 5, &["opaque"], |name, value| {
-        debug_assert_eq!(name, "opaque");
-        opaque = byte_set(string_option(name, value)?);
-        Ok(())
-    })?;
-    // A radius past the map's far corner reads the whole map.
-    let reach = radius.map_or(usize::MAX, |r| r.min((width + height) as u64) as usize);
+    let radius = radius(args.get(4), width + height)?;
+    let opaque = opaque(args, 5)?;
+    let reach = radius.unwrap_or(usize::MAX);
     let span = |c: usize, size: usize| {
         (
             c.saturating_sub(reach).max(1),
@@ -62,9 +53,78 @@ pub fn fov(args: &Args) -> Result<Fov, String> {
             x: origin.x - x0 + 1,
             y: origin.y - y0 + 1,
         },
-        radius: radius.map(|r| r.min((width + height) as u64) as usize),
+        radius,
         opaque,
     })
+}
+
+/// LuaJIT only: `fov` on a window that `jit_tables.lua` has read and checked,
+/// as `(cells, window width, origin x, origin y, radius, options)`, the
+/// origin within the window and the radius as the caller gave it.
+#[cfg(feature = "luajit")]
+pub fn fov_cells(args: &Args) -> Result<(Grid, Pos, Option<usize>, ByteSet), String> {
+    let window = cells_grid(args)?;
+    let (w, h) = (window.width(), window.height());
+    let origin = position(args.get(3), args.get(4), ("x", "y"), w, h)?;
+    let radius = radius(args.get(5), w + h)?;
+    let opaque = opaque(args, 6)?;
+    memory::check(memory::bound_fov(w * h))?;
+    Ok((window, origin, radius, opaque))
+}
+
+/// LuaJIT only: `distances` on a map that `jit_tables.lua` has read and
+/// checked, as `(cells, width, sources, options)`.
+#[cfg(feature = "luajit")]
+pub fn distances_cells(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
+    let grid = cells_grid(args)?;
+    let sources = sources(args, 3, grid.width(), grid.height())?;
+    let walk = walk(args, 4)?;
+    memory::check(memory::bound_distances(grid.cells().len(), sources.len()))?;
+    Ok((grid, sources, walk))
+}
+
+/// The grid given as `(cells, width)` by `jit_tables.lua`: row-major cells
+/// in one string, which it has checked.
+#[cfg(feature = "luajit")]
+pub fn cells_grid(args: &Args) -> Result<Grid, String> {
+    let cells = match args.get(1) {
+        Arg::Str(cells) => cells,
+        _ => &[],
+    };
+    let width = args.get(2).integer().and_then(|w| usize::try_from(w).ok());
+    match width {
+        Some(w)
+            if w > 0
+                && !cells.is_empty()
+                && cells.len() % w == 0
+                && cells.len() <= options::MAX_CELLS =>
+        {
+            memory::check(cells.len())?;
+            Ok(Grid::from_cells(w, cells.len() / w, cells.to_vec()))
+        }
+        _ => Err("internal error (please report): bad cells".into()),
+    }
+}
+
+/// `fov`'s radius: none, or an integer >= 0, cut to `far` (past the map's
+/// far corner a radius is no limit, and r * (r + 1) stays small).
+fn radius(arg: Arg, far: usize) -> Result<Option<usize>, String> {
+    match arg {
+        Arg::Missing => Ok(None),
+        arg => Ok(Some(
+            options::int_in("radius", arg, 0, i64::MAX)?.min(far as i64) as usize,
+        )),
+    }
+}
+
+/// `fov`'s options: the characters that block sight.
+fn opaque(args: &Args, index: c_int) -> Result<ByteSet, String> {
+    let mut opaque = byte_set(OPAQUE);
+    read_options(args, index, &["opaque"], |name, value| {
+        opaque = byte_set(string_option(name, value)?);
+        Ok(())
+    })?;
+    Ok(opaque)
 }
 
 /// `distances(m, sources [, options])`.

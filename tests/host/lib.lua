@@ -65,25 +65,55 @@ end
 -- reserve of `reserve` bytes (default 1 MiB) taken first, so that Lua has a
 -- little room left to report what happens next. Returns the table holding
 -- the strings and the bytes held. Chunks halve from 64 MiB to 64 bytes. The
--- strings differ (LuaJIT interns every string, even long ones).
+-- strings differ (LuaJIT interns every string, even long ones). Passes
+-- repeat, with a collection between them, until one grabs less than 1 MiB:
+-- a collection gives back buffers (LuaJIT's string buffer keeps the size of
+-- the largest string.rep until then).
 function M.fill_heap(reserve)
   local kept, bytes, n = {}, 0, 0
-  for i = 1, 4096 do kept[i] = false end -- sized now: storing must not allocate
+  for i = 1, 65536 do kept[i] = false end -- sized now: storing must not allocate
   local spare = string.rep("r", reserve or 1024 * 1024)
-  local chunk = 64 * 1024 * 1024
-  while chunk >= 64 and n < 4096 do
-    local ok, s = pcall(string.rep, string.format("%07x\n", n), chunk / 8 - 4)
-    if ok then
-      n = n + 1
-      kept[n] = s
-      bytes = bytes + #s
-    else
-      chunk = chunk / 2
+  -- Everything that allocates runs inside the pcall.
+  local function grab(i, size) return string.rep(string.format("%07x\n", i), size / 8 - 4) end
+  repeat
+    local pass = 0
+    local chunk = 64 * 1024 * 1024
+    while chunk >= 64 and n < 65536 do
+      local ok, s = pcall(grab, n, chunk)
+      if ok then
+        n = n + 1
+        kept[n] = s
+        pass = pass + #s
+      else
+        chunk = chunk / 2
+      end
+    end
+    bytes = bytes + pass
+    collectgarbage("collect")
+  until pass < 1024 * 1024 or n >= 65536
+  -- That last collection shrank LuaJIT's string buffer, which may free tens
+  -- of MiB: fill that with tables, which need no buffer.
+  local ok_new, new_table = pcall(require, "table.new")
+  if ok_new then
+    local chunk = 64 * 1024 * 1024
+    while chunk >= 64 and n < 65536 do
+      local ok, tab = pcall(new_table, chunk / 8, 0)
+      if ok then
+        n = n + 1
+        kept[n] = tab
+        bytes = bytes + chunk
+      else
+        chunk = chunk / 2
+      end
     end
   end
   spare = nil -- luacheck: ignore
   collectgarbage("collect")
   return kept, bytes
 end
+-- LuaJIT 2.1 (OpenResty's, Debian's luajit2) segfaults when an allocation
+-- fails inside a trace of this loop, before the module is ever called
+-- (seen with the module loaded, in lj_err's frame walk): fill interpreted.
+if jit then jit.off(M.fill_heap, true) end
 
 return M

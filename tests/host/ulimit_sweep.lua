@@ -1,0 +1,57 @@
+-- Issue 9, defect 1, at every margin: under `ulimit -v 300000`
+-- (tests/host/run.sh), on Lua 5.4 and LuaJIT. For each headroom from 0 to
+-- 64 MiB, fills the address space but for that headroom, then calls every
+-- export on a 1000x1000 map. Whether the module's memory check passes or
+-- not, and whether Lua or Rust runs out first, each call must either
+-- succeed or fail with a catchable "not enough memory"; the process must
+-- never abort. Prints, per headroom, which calls succeeded (+) or failed (.).
+package.path = arg[0]:gsub("[^/]+$", "") .. "?.lua;" .. package.path
+local t = require "lib"
+local map = require "map"
+
+local MIB = 1024 * 1024
+local HEADROOMS = { 0, 1, 4, 16, 64 }
+local floor = t.aliased_map(1000, 1000, ".")
+local cases = {
+  { "map.new_map", map.new_map, { 1000, 1000 } },
+  { "map.render", map.render, { floor } },
+  { "map.reachable", map.reachable, { floor } },
+  { "map.fov", map.fov, { floor, 500, 500 } },
+  { "map.distances", map.distances, { floor, { x = 1, y = 1 } } },
+  { "map.path", map.path, { floor, 1, 1, 1000, 1000 } },
+}
+for _, algorithm in ipairs(map.ALGORITHMS) do
+  local options = { width = 1000, height = 1000, seed = 1, algorithm = algorithm }
+  cases[#cases + 1] = { "map.generate", map.generate, { options }, algorithm }
+  cases[#cases + 1] = { "map.generate_text", map.generate_text, { options }, algorithm }
+  cases[#cases + 1] = { "map.generate_json", map.generate_json, { options }, algorithm }
+end
+local unpack = table.unpack or unpack
+local oks, errs = {}, {}
+for i = 1, #cases do oks[i], errs[i] = false, false end
+
+local names = {}
+for i, c in ipairs(cases) do names[i] = string.format("%2d %s%s", i, c[1], c[4] and " " .. c[4] or "") end
+t.say(t.INTERPRETER, ": cases ", table.concat(names, ", "))
+for _, headroom in ipairs(HEADROOMS) do
+  local kept = t.fill_heap(headroom * MIB + 256 * 1024)
+  for i, c in ipairs(cases) do
+    -- Announced before the call, so that an abort shows which call it was.
+    io.stdout:write(string.format("%3d MiB: case %d\n", headroom, i))
+    io.stdout:flush()
+    local ok, result = pcall(c[2], unpack(c[3]))
+    oks[i], errs[i] = ok, not ok and result
+    result = nil -- luacheck: ignore
+    collectgarbage("collect")
+  end
+  kept = nil -- luacheck: ignore
+  collectgarbage("collect")
+  local row = {}
+  for i, c in ipairs(cases) do
+    row[i] = oks[i] and "+" or "."
+    t.check(oks[i] or t.is_memory_error(errs[i], c[1]), names[i] .. " at " .. headroom .. " MiB: " .. tostring(errs[i]))
+  end
+  t.say(string.format("%3d MiB headroom: %s", headroom, table.concat(row)))
+end
+t.check(map.generate_text(60, 20, 42) == map.render(map.generate(60, 20, 42)), "the module no longer makes maps")
+t.done()
