@@ -14,6 +14,9 @@ pub const LIST: &[&Algorithm] = &[
     &crate::rooms::ALGORITHM,
     &crate::cave::ALGORITHM,
     &crate::bsp::ALGORITHM,
+    &crate::cellular::ALGORITHM,
+    &crate::drunkard::ALGORITHM,
+    &crate::maze::ALGORITHM,
 ];
 
 /// The generator called `name`.

@@ -290,10 +290,11 @@ mod tests {
         for (i, &c) in cells.iter().enumerate() {
             let p = grid.pos(i);
             let edge = p.x == 1 || p.y == 1 || p.x == w || p.y == h;
-            let doubled = (w % 2 == 0 && p.x == w - 1) || (h % 2 == 0 && p.y == h - 1);
-            if edge || doubled || (p.x % 2 == 1 && p.y % 2 == 1) {
+            let doubled =
+                (w.is_multiple_of(2) && p.x == w - 1) || (h.is_multiple_of(2) && p.y == h - 1);
+            if edge || doubled || (!p.x.is_multiple_of(2) && !p.y.is_multiple_of(2)) {
                 assert_eq!(c, WALL, "wall expected at {p:?}");
-            } else if p.x % 2 == 0 && p.y % 2 == 0 {
+            } else if is_lattice(p) {
                 assert_eq!(c, FLOOR, "lattice cell {p:?} not carved");
             }
         }
@@ -303,6 +304,10 @@ mod tests {
             (0..cells.len()).all(|i| cells[i] != FLOOR || dist[i] != UNREACHED),
             "unreachable floor"
         );
+    }
+
+    fn is_lattice(p: Pos) -> bool {
+        p.x.is_multiple_of(2) && p.y.is_multiple_of(2)
     }
 
     fn floor(grid: &Grid) -> usize {
@@ -321,10 +326,7 @@ mod tests {
     fn dead_ends(grid: &Grid) -> usize {
         let (w, c) = (grid.width(), grid.cells());
         (0..c.len())
-            .filter(|&i| {
-                let p = grid.pos(i);
-                p.x % 2 == 0 && p.y % 2 == 0 && c[i] == FLOOR
-            })
+            .filter(|&i| is_lattice(grid.pos(i)) && c[i] == FLOOR)
             .filter(|&i| {
                 [i - 1, i + 1, i - w, i + w]
                     .iter()

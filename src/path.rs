@@ -36,12 +36,13 @@ impl fmt::Display for NoPath {
 /// entered, and a diagonal step (with `diagonal`) only between two unblocked
 /// orthogonal cells.
 ///
-/// Tie rule: among the shortest paths, the one found by searching backwards
-/// from the goal (breadth-first for unit costs, Dijkstra otherwise) until the
-/// start is reached, then walking from the start and taking at each step the
-/// first neighbour, in the order N, E, S, W, then NE, SE, SW, NW (north is
-/// row y-1; diagonals only with `diagonal`), that the step rule allows and
-/// that lies on a shortest path to the goal.
+/// Tie rule: search backwards from the goal (breadth-first for unit costs,
+/// Dijkstra otherwise), stopping as soon as the start is settled; then walk
+/// from the start, at each step taking the first neighbour in the order N,
+/// E, S, W, then NE, SE, SW, NW (north is row y-1; diagonals only with
+/// `diagonal`) that the step rule allows and that lies on a shortest path:
+/// its cost to the goal plus the cost of entering it equals the current
+/// cell's cost to the goal.
 pub fn path(grid: &Grid, from: Pos, to: Pos, walk: &Walk) -> Result<Vec<Pos>, NoPath> {
     let mut board = Board::new(grid, walk);
     let (start, goal) = (board.index(from), board.index(to));

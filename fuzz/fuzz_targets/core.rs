@@ -1,13 +1,20 @@
-//! The core under libFuzzer: arbitrary parameters into `generate`, arbitrary
-//! hand-made grids into `render`, `reach::check` and `reach::distances`, and
+//! The core under libFuzzer: every generator in the registry
+//! (`map::algorithm::LIST`) with every option it declares, in range, at its
+//! bounds, out of range or of the wrong type, into `generate`; arbitrary
+//! hand-made grids into `render`, `reach::check` and `reach::distances`; and
 //! both kinds of level into `json::level`.
 //!
 //! The input's first byte picks a mode; the rest is read with `Unstructured`.
 //! Nothing here may panic except an assertion that an invariant broke, so any
-//! crash libFuzzer reports is a bug. Sizes that would pass the size check are
-//! kept to `BOUND` cells so that runs stay fast; sizes over `MAX_CELLS` are
-//! fed on purpose and must be refused without allocating (a counting global
-//! allocator checks every call against a heap budget).
+//! crash libFuzzer reports is a bug. Valid sizes are kept to `BOUND` cells so
+//! that runs stay fast; sizes over `MAX_CELLS` are fed on purpose and must be
+//! refused without allocating (a counting global allocator checks every call
+//! against a heap budget).
+//!
+//! Nothing is hard-coded per generator except a few documented layout rules
+//! checked by name when the generator exists (`rooms`, `bsp`, `cave`,
+//! `drunkard`, and the shared "farthest floor" stairs rule); whatever `LIST`
+//! holds at build time is fuzzed, options and all.
 
 #![no_main]
 
@@ -16,18 +23,29 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use serde_json::Value;
+use serde_json::Value as Json;
 
-use map::generate::{generate, Level, Params};
-use map::grid::{Grid, Pos, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
+use map::algorithm::{Algorithm, Default as Dflt, Kind, OptionSpec, Value, LIST};
+use map::generate::{generate, Level, Params, ITEMS};
+use map::grid::{Grid, Pos, DOOR, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
 use map::json;
-use map::options::{Arg, MAX_CELLS, MAX_ROOMS, MAX_SEED};
+use map::options::{quoted, Arg, MAX_CELLS, MAX_SEED};
 use map::place::Item;
 use map::reach::{self, Unreachable, UNREACHED};
 use map::rooms::{Room, MAX_ROOM_HEIGHT, MAX_ROOM_WIDTH, MIN_ROOM_HEIGHT, MIN_ROOM_WIDTH};
 
-/// Valid sizes larger than this are skipped (not generated) to keep runs fast.
-const BOUND: i64 = 40_000;
+/// Valid sizes larger than this are skipped (not generated) to keep runs
+/// fast: 300x300, the largest the size draws make on purpose.
+const BOUND: usize = 90_000;
+
+/// Levels up to this many cells are always generated twice (same seed, same
+/// level); larger ones one time in `REPEAT_ONE_IN`.
+const REPEAT_CELLS: usize = 10_000;
+const REPEAT_ONE_IN: u32 = 8;
+
+/// Up to this many rooms, every pair is also checked with `Room::crowds`
+/// (the painted-grid check below covers any number in linear time).
+const PAIRWISE_ROOMS: usize = 64;
 
 /// Heap a call may hold at once: linear in the map's cells.
 const BYTES_PER_CELL: usize = 64;
@@ -144,40 +162,46 @@ const INTS: [i64; 21] = [
     -MAX_SEED - 1,
     MAX_CELLS as i64,
     MAX_CELLS as i64 + 1,
-    MAX_ROOMS,
-    MAX_ROOMS + 1,
+    10_000,
+    10_001,
     2000,
     2001,
     i32::MAX as i64,
     u32::MAX as i64,
 ];
 
-const STRINGS: [&[u8]; 9] = [
-    b"rooms",
-    b"cave",
-    b"maze",
+/// Names that no generator is called (unless one lands under that name:
+/// the oracle reads `LIST`, so that is fine too).
+const STRINGS: [&[u8]; 10] = [
     b"",
     b"42",
     b"ROOMS",
     b"rooms\0",
     b"cave ",
     b"\xff\xfe",
+    b"Cave",
+    b"bsp\n",
+    b"labyrinth",
+    b"true",
 ];
 
-const KEYS: [&[u8]; 8] = [
-    b"width",
-    b"height",
-    b"seed",
-    b"algorithm",
-    b"rooms",
-    b"items",
-    b"fill",
-    b"max_frontier",
+/// Keys that look like option names and are not (see `is_known`).
+const NEAR_KEYS: [&[u8]; 10] = [
+    b"colour",
+    b"Rooms",
+    b"fill ",
+    b"",
+    b"width\0",
+    b"item",
+    b"itemss",
+    b"DOORS",
+    b"min-size",
+    b"\xffdepth",
 ];
 
 /// Any argument at all.
 fn any_arg<'a>(u: &mut Unstructured<'a>) -> Result<Arg<'a>> {
-    Ok(match u.int_in_range(0..=9u8)? {
+    Ok(match u.int_in_range(0..=10u8)? {
         0 => Arg::Missing,
         1 => Arg::Int(u.arbitrary()?),
         2 => Arg::Int(*u.choose(&INTS)?),
@@ -193,95 +217,355 @@ fn any_arg<'a>(u: &mut Unstructured<'a>) -> Result<Arg<'a>> {
             let len = u.int_in_range(0..=16)?;
             Arg::Str(u.bytes(len)?)
         }
-        8 => Arg::Str(u.choose(&STRINGS)?),
+        8 => Arg::Str(match u.int_in_range(0..=1u8)? {
+            0 => u.choose(&STRINGS)?,
+            _ => u.choose(LIST)?.name.as_bytes(),
+        }),
+        9 => Arg::Bool(u.arbitrary()?),
         _ => Arg::Other(u.choose(&TYPE_NAMES)?),
     })
 }
 
-/// A value of the kind `key` usually takes, so that most runs get far.
-fn typical<'a>(u: &mut Unstructured<'a>, key: &[u8]) -> Result<Arg<'a>> {
-    Ok(match key {
-        b"width" | b"height" => {
-            let n = match u.int_in_range(0..=2u8)? {
-                0 => u.int_in_range(0..=40)?,
-                1 => u.int_in_range(0..=300)?,
-                _ => u.int_in_range(0..=14_000)?,
-            };
-            if u.ratio(1, 8)? {
-                Arg::Float(n as f64)
-            } else {
-                Arg::Int(n)
-            }
-        }
-        b"seed" => match u.int_in_range(0..=2u8)? {
-            0 => Arg::Int(u.int_in_range(-MAX_SEED..=MAX_SEED)?),
-            1 => Arg::Int(u.int_in_range(-1000..=1000)?),
-            _ => Arg::Float(u.int_in_range(-MAX_SEED..=MAX_SEED)? as f64),
-        },
-        b"algorithm" => Arg::Str(if u.arbitrary()? { b"rooms" } else { b"cave" }),
-        b"rooms" => Arg::Int(match u.int_in_range(0..=3u8)? {
-            0 => MAX_ROOMS,
-            1 => u.int_in_range(1..=MAX_ROOMS)?,
-            _ => u.int_in_range(1..=40)?,
-        }),
-        b"items" => Arg::Int(if u.arbitrary()? {
-            u.int_in_range(0..=20)?
-        } else {
-            u.int_in_range(0..=40_000)?
-        }),
-        b"fill" => match u.int_in_range(0..=3u8)? {
-            0 => Arg::Int(1),
-            1 => Arg::Float(1.0),
-            _ => Arg::Float(f64::from(u.int_in_range(1..=1000u16)?) / 1000.0),
-        },
-        b"max_frontier" => Arg::Int(if u.arbitrary()? {
-            u.int_in_range(1..=64)?
-        } else {
-            u.int_in_range(1..=MAX_CELLS as i64)?
-        }),
-        _ => any_arg(u)?,
+/// An integer, sometimes as an integral float (which counts as the integer).
+fn int_arg<'a>(u: &mut Unstructured<'a>, n: i64) -> Result<Arg<'a>> {
+    Ok(if u.ratio(1, 8)? {
+        Arg::Float(n as f64)
+    } else {
+        Arg::Int(n)
     })
 }
 
-/// Options set one by one through `Params::set`, as from a Lua table; some
-/// keys are junk and must be refused by name.
-fn params<'a>(u: &mut Unstructured<'a>) -> Result<Params<'a>> {
-    let mut params = Params::default();
-    for _ in 0..u.int_in_range(0..=12)? {
-        let known = u.ratio(7, 8)?;
-        let key: &[u8] = if known {
-            u.choose(&KEYS)?
-        } else {
-            let len = u.int_in_range(0..=12)?;
-            u.bytes(len)?
-        };
-        let value = if u.ratio(2, 3)? {
-            typical(u, key)?
-        } else {
-            any_arg(u)?
-        };
-        match params.set(key, value) {
-            Ok(()) => assert!(KEYS.contains(&key), "junk key {key:?} accepted"),
-            Err(e) => {
-                assert!(!KEYS.contains(&key), "key {key:?} refused: {e}");
-                assert!(e.starts_with("unknown option "), "{e}");
+/// A value `kind` accepts: its bounds, values near them, anywhere between.
+fn in_range<'a>(u: &mut Unstructured<'a>, kind: Kind) -> Result<Arg<'a>> {
+    Ok(match kind {
+        Kind::Int { min, max } => {
+            let n = match u.int_in_range(0..=5u8)? {
+                0 => min,
+                1 => max,
+                2 => u.int_in_range(min..=max.min(min.saturating_add(3)))?,
+                3 => u.int_in_range(max.saturating_sub(3).max(min)..=max)?,
+                4 => u.int_in_range(min..=max)?,
+                _ => u.int_in_range(min..=max.min(min.saturating_add(40)))?,
+            };
+            int_arg(u, n)?
+        }
+        Kind::Number { min, max, open_min } => {
+            let lowest = if open_min { min.next_up() } else { min };
+            match u.int_in_range(0..=6u8)? {
+                0 => Arg::Float(lowest),
+                1 => Arg::Float(max),
+                2 if max.fract() == 0.0 => Arg::Int(max as i64),
+                3 if !open_min && min.fract() == 0.0 => Arg::Int(min as i64),
+                4 => {
+                    // A random bit pattern folded into the range.
+                    let t = (u.arbitrary::<u64>()? >> 11) as f64 / (1u64 << 53) as f64;
+                    Arg::Float((lowest + t * (max - lowest)).clamp(lowest, max))
+                }
+                5 => Arg::Float(max.next_down().max(lowest)),
+                _ => {
+                    let k = f64::from(u.int_in_range(1..=1000u16)?);
+                    Arg::Float((min + (max - min) * k / 1000.0).clamp(lowest, max))
+                }
             }
         }
+        Kind::Bool => Arg::Bool(u.arbitrary()?),
+    })
+}
+
+/// A value of the right type that `kind` refuses: just past a bound, far
+/// past it, NaN, infinities, fractions for integers.
+fn out_of_range<'a>(u: &mut Unstructured<'a>, kind: Kind) -> Result<Arg<'a>> {
+    Ok(match kind {
+        Kind::Int { min, max } => match u.int_in_range(0..=6u8)? {
+            0 if min > i64::MIN => int_arg(u, min - 1)?,
+            1 if max < i64::MAX => int_arg(u, max + 1)?,
+            2 if min > i64::MIN => Arg::Int(u.int_in_range(i64::MIN..=min - 1)?),
+            3 if max < i64::MAX => Arg::Int(u.int_in_range(max + 1..=i64::MAX)?),
+            4 => Arg::Float(min as f64 + 0.5),
+            5 => Arg::Float(*u.choose(&[
+                f64::NAN,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                9_223_372_036_854_775_808.0,
+            ])?),
+            _ => Arg::Float(max as f64 - 0.5),
+        },
+        Kind::Number { min, max, open_min } => match u.int_in_range(0..=6u8)? {
+            0 if open_min => Arg::Float(min),
+            1 => Arg::Float(min.next_down()),
+            2 => Arg::Float(max.next_up()),
+            3 => Arg::Int(max as i64 + 1),
+            4 => Arg::Int(min as i64 - 1),
+            5 => Arg::Float(*u.choose(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY])?),
+            _ => Arg::Float(if u.arbitrary()? { max + 1.0 } else { min - 1.0 }),
+        },
+        // No booleans out of range: a wrong type instead.
+        Kind::Bool => wrong_type(u, kind)?,
+    })
+}
+
+/// A value of another type than `kind` takes.
+fn wrong_type<'a>(u: &mut Unstructured<'a>, kind: Kind) -> Result<Arg<'a>> {
+    Ok(match u.int_in_range(0..=3u8)? {
+        0 => Arg::Other(u.choose(&TYPE_NAMES)?),
+        1 => Arg::Str(u.choose(&[&b"1"[..], b"true", b"0.5", b""])?),
+        _ => match kind {
+            Kind::Bool => match u.int_in_range(0..=2u8)? {
+                0 => Arg::Int(u.int_in_range(0..=1)?),
+                1 => Arg::Float(1.0),
+                _ => Arg::Float(f64::NAN),
+            },
+            _ => Arg::Bool(u.arbitrary()?),
+        },
+    })
+}
+
+/// A width or a height: mostly from the generator's minimum up to 300, a
+/// narrow 3..8 side, or a long one up to 2000 (for narrow shapes), at or
+/// just under the minimum; now and then anything at all.
+fn side<'a>(u: &mut Unstructured<'a>, min: usize, shape: u8) -> Result<Arg<'a>> {
+    let min = min as i64;
+    let n = match shape {
+        0 => u.int_in_range(min..=min + 40)?,
+        1 => u.int_in_range(min..=300)?,
+        2 => u.int_in_range(3..=8i64)?.max(min),
+        3 => u.int_in_range(min..=2000)?,
+        4 => min + u.int_in_range(0..=1)?,
+        5 => min - u.int_in_range(1..=3)?,
+        _ => return any_arg(u),
+    };
+    int_arg(u, n)
+}
+
+/// One `(key, value)` as `Params::set` takes it.
+type Set<'a> = (&'a [u8], Arg<'a>);
+
+/// A request: the keys set in order. Mostly well formed for one generator
+/// of the registry, with each of its options (and `items`) left out, in
+/// range (bounds included), out of range or of the wrong type; sometimes
+/// unknown names, other generators' options, base keys set again, options
+/// cleared with nil, in any order.
+fn request<'a>(u: &mut Unstructured<'a>) -> Result<Vec<Set<'a>>> {
+    let mut sets: Vec<Set<'a>> = Vec::new();
+    let mut algorithm = LIST[u.choose_index(LIST.len())?];
+    match u.int_in_range(0..=19u8)? {
+        0 => algorithm = LIST[0],
+        1 => {
+            algorithm = LIST[0];
+            sets.push((b"algorithm", Arg::Missing));
+        }
+        2 => sets.push((b"algorithm", any_arg(u)?)),
+        3 => sets.push((b"algorithm", Arg::Str(u.choose(&STRINGS)?))),
+        _ => sets.push((b"algorithm", Arg::Str(algorithm.name.as_bytes()))),
     }
-    Ok(params)
+    // Width and height: both big, both narrow, or one narrow, one long.
+    let (wshape, hshape) = match u.int_in_range(0..=15u8)? {
+        0..=4 => (0, 0),
+        5..=8 => (1, 1),
+        9 => (2, 3),
+        10 => (3, 2),
+        11 => (4, 4),
+        12 => (u.int_in_range(0..=6)?, u.int_in_range(0..=6)?),
+        13 => (0, 4),
+        14 => (4, 1),
+        _ => (1, 0),
+    };
+    if !u.ratio(1, 64)? {
+        sets.push((b"width", side(u, algorithm.min_width, wshape)?));
+    }
+    if !u.ratio(1, 64)? {
+        sets.push((b"height", side(u, algorithm.min_height, hshape)?));
+    }
+    match u.int_in_range(0..=15u8)? {
+        0 => {} // a fresh seed
+        1 => sets.push((b"seed", any_arg(u)?)),
+        2 => sets.push((
+            b"seed",
+            Arg::Int(*u.choose(&[MAX_SEED, -MAX_SEED, MAX_SEED + 1, -MAX_SEED - 1])?),
+        )),
+        3 => sets.push((b"seed", Arg::Float(u.int_in_range(-MAX_SEED..=MAX_SEED)? as f64))),
+        4..=8 => sets.push((b"seed", Arg::Int(u.int_in_range(-1000..=1000)?))),
+        _ => sets.push((b"seed", Arg::Int(u.int_in_range(-MAX_SEED..=MAX_SEED)?))),
+    }
+    for spec in algorithm.options.iter().chain([&ITEMS]) {
+        let key = spec.name.as_bytes();
+        match u.int_in_range(0..=47u8)? {
+            0..=15 => {} // left out: the default
+            16..=39 => sets.push((key, in_range(u, spec.kind)?)),
+            40 | 41 => {
+                // items: mostly few, so that most maps hold them.
+                let kind = match spec.kind {
+                    Kind::Int { min, max } => Kind::Int {
+                        min,
+                        max: max.min(min + 20),
+                    },
+                    k => k,
+                };
+                sets.push((key, in_range(u, kind)?))
+            }
+            42 | 43 => sets.push((key, out_of_range(u, spec.kind)?)),
+            44 | 45 => sets.push((key, wrong_type(u, spec.kind)?)),
+            _ => sets.push((key, any_arg(u)?)),
+        }
+    }
+    if u.ratio(1, 4)? {
+        for _ in 0..u.int_in_range(1..=4)? {
+            let set: Set<'a> = match u.int_in_range(0..=5u8)? {
+                0 => {
+                    let len = u.int_in_range(0..=12)?;
+                    (u.bytes(len)?, any_arg(u)?)
+                }
+                1 => (u.choose(&NEAR_KEYS)?, any_arg(u)?),
+                2 | 3 => {
+                    // Another generator's option, with a value it would take.
+                    let other = LIST[u.choose_index(LIST.len())?];
+                    match other.options {
+                        [] => (ITEMS.name.as_bytes(), in_range(u, ITEMS.kind)?),
+                        specs => {
+                            let spec: &OptionSpec = u.choose(specs)?;
+                            (spec.name.as_bytes(), in_range(u, spec.kind)?)
+                        }
+                    }
+                }
+                4 => {
+                    // Clearing an option (or any key) with nil.
+                    let spec = algorithm
+                        .options
+                        .get(u.choose_index(algorithm.options.len() + 1)?)
+                        .unwrap_or(&ITEMS);
+                    (spec.name.as_bytes(), Arg::Missing)
+                }
+                _ => (
+                    u.choose(&[&b"width"[..], b"height", b"seed", b"algorithm"])?,
+                    any_arg(u)?,
+                ),
+            };
+            sets.push(set);
+        }
+    }
+    // Now and then in another order (later sets of a key win).
+    if sets.len() > 1 && u.ratio(1, 4)? {
+        for _ in 0..u.int_in_range(1..=4)? {
+            let (i, j) = (u.choose_index(sets.len())?, u.choose_index(sets.len())?);
+            sets.swap(i, j);
+        }
+    }
+    Ok(sets)
+}
+
+fn params_of<'a>(sets: &[Set<'a>]) -> Params<'a> {
+    let mut params = Params::default();
+    for &(key, value) in sets {
+        params.set(key, value);
+    }
+    params
 }
 
 // ---------------------------------------------------------------------------
-// What generate must do, worked out independently from the README's rules.
+// What generate must do, worked out independently from the registry's specs
+// and the README's rules (the same way tests/properties.rs derives its
+// expectations): the outcome, and for a refusal the start of its message.
 
+/// The request after all its sets, as a Lua table would hold it.
+#[derive(Default)]
+struct Model<'a> {
+    width: Arg<'a>,
+    height: Arg<'a>,
+    seed: Arg<'a>,
+    algorithm: Arg<'a>,
+    /// Registered option names given a non-nil value, each once.
+    options: Vec<(&'a [u8], Arg<'a>)>,
+    /// Keys that no generator takes (set to anything, nil included).
+    unknown: Vec<&'a [u8]>,
+}
+
+/// Every option name the registry knows, `items` included.
+fn is_known(key: &[u8]) -> bool {
+    key == ITEMS.name.as_bytes()
+        || LIST
+            .iter()
+            .any(|a| a.options.iter().any(|o| o.name.as_bytes() == key))
+}
+
+impl<'a> Model<'a> {
+    fn of(sets: &[Set<'a>]) -> Model<'a> {
+        let mut m = Model::default();
+        for &(key, value) in sets {
+            match key {
+                b"width" => m.width = value,
+                b"height" => m.height = value,
+                b"seed" => m.seed = value,
+                b"algorithm" => m.algorithm = value,
+                _ if is_known(key) => {
+                    m.options.retain(|&(k, _)| k != key);
+                    if value != Arg::Missing {
+                        m.options.push((key, value));
+                    }
+                }
+                _ => m.unknown.push(key),
+            }
+        }
+        m
+    }
+
+    fn option(&self, name: &str) -> Option<Arg<'a>> {
+        self.options
+            .iter()
+            .find(|&&(k, _)| k == name.as_bytes())
+            .map(|&(_, v)| v)
+    }
+}
+
+/// What a valid request must produce.
+#[derive(Debug)]
 struct Expect {
-    cave: bool,
+    algorithm: &'static Algorithm,
     width: usize,
     height: usize,
     seed: Option<i64>,
-    rooms: usize,
-    items: usize,
-    fill: f64,
+    /// Every declared option and `items`: the value given or the default.
+    values: Vec<(&'static str, Value)>,
+}
+
+impl Expect {
+    fn value(&self, name: &str) -> Option<Value> {
+        self.values
+            .iter()
+            .find(|&&(n, _)| n == name)
+            .map(|&(_, v)| v)
+    }
+
+    fn int(&self, name: &str) -> Option<i64> {
+        match self.value(name)? {
+            Value::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    fn number(&self, name: &str) -> Option<f64> {
+        match self.value(name)? {
+            Value::Number(x) => Some(x),
+            _ => None,
+        }
+    }
+
+    fn flag(&self, name: &str) -> bool {
+        self.value(name) == Some(Value::Bool(true))
+    }
+
+    fn items(&self) -> usize {
+        self.int(ITEMS.name).expect("items") as usize
+    }
+
+    fn named(&self, name: &str) -> bool {
+        self.algorithm.name == name
+    }
+
+    /// `round(fill * interior)` for a generator with a `fill` number.
+    fn fill_target(&self) -> Option<usize> {
+        let fill = self.number("fill")?;
+        Some((fill * ((self.width - 2) * (self.height - 2)) as f64).round() as usize)
+    }
 }
 
 /// The argument as an exact integer: integral floats count, strings do not.
@@ -296,113 +580,162 @@ fn exact(arg: Arg) -> Option<i64> {
     }
 }
 
-fn int_in(arg: Arg, lo: i64, hi: i64) -> Option<i64> {
-    exact(arg).filter(|i| (lo..=hi).contains(i))
-}
-
-fn optional(arg: Arg, default: i64, lo: i64, hi: i64) -> Option<i64> {
-    match arg {
-        Arg::Missing => Some(default),
-        _ => int_in(arg, lo, hi),
+/// The value `kind` makes of `arg`, if it accepts it.
+fn accepts(kind: Kind, arg: Arg) -> Option<Value> {
+    match kind {
+        Kind::Int { min, max } => exact(arg)
+            .filter(|i| (min..=max).contains(i))
+            .map(Value::Int),
+        Kind::Number { min, max, open_min } => {
+            let x = match arg {
+                Arg::Int(i) => i as f64,
+                Arg::Float(x) => x,
+                _ => return None,
+            };
+            let above_min = if open_min { x > min } else { x >= min };
+            (above_min && x <= max).then_some(Value::Number(x))
+        }
+        Kind::Bool => match arg {
+            Arg::Bool(b) => Some(Value::Bool(b)),
+            _ => None,
+        },
     }
 }
 
-/// `None` when some argument is invalid and generate must fail.
-fn expect(p: &Params) -> Option<Expect> {
-    let cave = match p.algorithm {
-        Arg::Missing | Arg::Str(b"rooms") => false,
-        Arg::Str(b"cave") => true,
-        _ => return None,
+/// `Ok` with what the map must be, or `Err` with how the refusal's message
+/// starts: the first check that fails in the documented order (unknown
+/// names, algorithm, other generators' options, size, seed, then each option
+/// in declaration order and `items`).
+fn oracle(m: &Model) -> std::result::Result<Expect, String> {
+    if let Some(key) = m.unknown.iter().min() {
+        return Err(format!("unknown option {}", quoted(key)));
+    }
+    let algorithm: &'static Algorithm = match m.algorithm {
+        Arg::Missing => LIST[0],
+        Arg::Str(name) => match LIST.iter().find(|a| a.name.as_bytes() == name) {
+            Some(a) => a,
+            None => return Err("algorithm must be ".into()),
+        },
+        _ => return Err("algorithm must be ".into()),
     };
-    let (min_w, min_h) = if cave { (3, 3) } else { (6, 5) };
-    let width = int_in(p.width, min_w, i64::MAX)?;
-    let height = int_in(p.height, min_h, i64::MAX)?;
+    // Registry order: each generator's options in turn, each name once.
+    let takes = |n: &str| n == ITEMS.name || algorithm.options.iter().any(|o| o.name == n);
+    for a in LIST {
+        for o in a.options {
+            if !takes(o.name) && m.option(o.name).is_some() {
+                return Err(format!("option {} applies only to algorithm", o.name));
+            }
+        }
+    }
+    let (min_w, min_h) = (algorithm.min_width as i64, algorithm.min_height as i64);
+    let width = exact(m.width)
+        .filter(|&w| w >= min_w)
+        .ok_or_else(|| format!("width must be an integer >= {min_w}, got "))?;
+    let height = exact(m.height)
+        .filter(|&h| h >= min_h)
+        .ok_or_else(|| format!("height must be an integer >= {min_h}, got "))?;
     if i128::from(width) * i128::from(height) > MAX_CELLS as i128 {
-        return None;
+        return Err(format!("width*height must be at most {MAX_CELLS} cells"));
     }
-    let seed = match p.seed {
+    let seed = match m.seed {
         Arg::Missing => None,
-        arg => Some(int_in(arg, -MAX_SEED, MAX_SEED)?),
+        arg => Some(
+            exact(arg)
+                .filter(|s| (-MAX_SEED..=MAX_SEED).contains(s))
+                .ok_or("seed must be an integer with |seed| <= 2^53")?,
+        ),
     };
-    let items = optional(p.items, 5, 0, MAX_CELLS as i64)? as usize;
-    let (mut rooms, mut fill) = (0, 0.0);
-    if cave {
-        if p.rooms != Arg::Missing {
-            return None;
-        }
-        fill = match p.fill {
-            Arg::Missing => 0.5,
-            Arg::Int(1) => 1.0,
-            Arg::Float(f) if f > 0.0 && f <= 1.0 => f,
-            _ => return None,
+    let mut values = Vec::new();
+    for spec in algorithm.options.iter().chain([&ITEMS]) {
+        let value = match m.option(spec.name) {
+            None => match spec.default {
+                Dflt::Int(i) => Value::Int(i),
+                Dflt::Number(x) => Value::Number(x),
+                Dflt::Bool(b) => Value::Bool(b),
+                Dflt::ShorterSide => Value::Int(width.min(height)),
+            },
+            Some(arg) => {
+                accepts(spec.kind, arg).ok_or_else(|| format!("{} must be ", spec.name))?
+            }
         };
-        optional(p.max_frontier, width.min(height), 1, MAX_CELLS as i64)?;
-    } else {
-        if p.fill != Arg::Missing || p.max_frontier != Arg::Missing {
-            return None;
-        }
-        rooms = optional(p.rooms, 10, 1, MAX_ROOMS)? as usize;
+        values.push((spec.name, value));
     }
-    Some(Expect {
-        cave,
+    Ok(Expect {
+        algorithm,
         width: width as usize,
         height: height as usize,
         seed,
-        rooms,
-        items,
-        fill,
+        values,
     })
 }
 
-fn target(x: &Expect) -> usize {
-    let interior = (x.width - 2) * (x.height - 2);
-    (x.fill * interior as f64).round() as usize
-}
-
 // ---------------------------------------------------------------------------
-// Mode: generate with arbitrary parameters.
+// Mode: generate a request from the registry.
 
 fn fuzz_generate(u: &mut Unstructured) -> Result<()> {
-    let params = params(u)?;
-    let x = expect(&params);
-    if let Some(x) = &x {
-        if (x.width * x.height) as i64 > BOUND {
-            return Ok(()); // valid but slow: not here
-        }
+    let sets = request(u)?;
+    let params = params_of(&sets);
+    let x = oracle(&Model::of(&sets));
+    let cells = x.as_ref().map_or(0, |x| x.width * x.height);
+    if cells > BOUND {
+        return Ok(()); // valid but slow: not here
     }
     let (result, heap) = measured(|| generate(&params));
-    let cells = x.as_ref().map_or(0, |x| x.width * x.height);
     assert!(
         heap <= BYTES_PER_CELL * cells + FIXED_BYTES,
         "generate held {heap} bytes for {cells} cells: {params:?}"
     );
     match (result, x) {
-        (Ok(level), Some(x)) => check_level(&params, &level, &x),
-        (Ok(level), None) => panic!(
-            "invalid params accepted: {params:?} gave a {}x{} {}",
+        (Ok(level), Ok(x)) => {
+            check_level(&level, &x, &params);
+            // Same seed, same level (a fresh seed is given back as the seed).
+            if cells <= REPEAT_CELLS || u.ratio(1, REPEAT_ONE_IN)? {
+                let again = params.clone().with(b"seed", Arg::Int(level.seed));
+                assert_eq!(generate(&again).as_ref(), Ok(&level), "not deterministic");
+            }
+        }
+        (Ok(level), Err(why)) => panic!(
+            "invalid params accepted (expected \"{why}...\"): {params:?} gave a {}x{} {}",
             level.grid.width(),
             level.grid.height(),
             level.algorithm
         ),
-        (Err(e), Some(x)) => {
-            // Valid arguments fail only when the map cannot hold what was asked.
-            let too_few_cells = x.cave && target(&x) < 2 && e.contains("@ and > need at least 2");
-            let too_many_items = e.starts_with(&format!("cannot place {} items: only ", x.items))
-                && (!x.cave || x.items > target(&x).saturating_sub(2));
-            assert!(
-                too_few_cells || too_many_items,
-                "valid params refused: {e}: {params:?}"
-            );
+        (Err(e), Ok(x)) => check_refusal(&e, &x, &params),
+        (Err(e), Err(why)) => {
+            assert!(!e.is_empty() && !e.contains("internal"), "{e}");
+            assert!(e.starts_with(&why), "{e:?} is not {why:?}...: {params:?}");
         }
-        (Err(e), None) => assert!(!e.is_empty() && !e.contains("internal")),
     }
     Ok(())
+}
+
+/// A valid request may fail only when the map cannot hold what was asked:
+/// more items than free floor (checked on the same map made without items,
+/// when the seed is known), or a `fill` too small for `@` and `>`.
+fn check_refusal(e: &str, x: &Expect, params: &Params) {
+    let items = x.items();
+    if let Some(rest) = e.strip_prefix(&format!("cannot place {items} items: only ")) {
+        let free: usize = rest
+            .strip_suffix(" free floor cells")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("malformed refusal {e:?}: {params:?}"));
+        assert!(free < items, "{e}: {params:?}");
+        if x.seed.is_some() {
+            let bare = generate(&params.clone().with(b"items", Arg::Int(0)))
+                .unwrap_or_else(|e2| panic!("{e}, and without items {e2}: {params:?}"));
+            let floor = bare.grid.cells().iter().filter(|&&c| c == FLOOR).count();
+            assert_eq!(floor, free, "{e}, yet {floor} free cells: {params:?}");
+        }
+        return;
+    }
+    let too_few = x.fill_target().is_some_and(|t| t < 2) && e.contains("@ and > need at least 2");
+    assert!(too_few, "valid params refused: {e}: {params:?} ({x:?})");
 }
 
 /// Sizes over `MAX_CELLS` (with arbitrary other options) must be refused at
 /// once, holding no more heap than the message.
 fn fuzz_huge(u: &mut Unstructured) -> Result<()> {
-    let mut params = params(u)?;
+    let mut sets = request(u)?;
     let max = MAX_CELLS as i64;
     let (mut w, mut h) = match u.int_in_range(0..=3u8)? {
         0 => {
@@ -438,8 +771,13 @@ fn fuzz_huge(u: &mut Unstructured) -> Result<()> {
             Arg::Int(n)
         }
     };
-    params.width = as_arg(w, u.ratio(1, 4)?);
-    params.height = as_arg(h, u.ratio(1, 4)?);
+    sets.push((b"width", as_arg(w, u.ratio(1, 4)?)));
+    sets.push((b"height", as_arg(h, u.ratio(1, 4)?)));
+    let params = params_of(&sets);
+    let why = match oracle(&Model::of(&sets)) {
+        Ok(x) => panic!("the oracle takes {w}x{h}: {x:?}"),
+        Err(why) => why,
+    };
     let (result, heap) = measured(|| generate(&params));
     let e = match result {
         Ok(level) => panic!(
@@ -450,27 +788,17 @@ fn fuzz_huge(u: &mut Unstructured) -> Result<()> {
         Err(e) => e,
     };
     assert!(heap <= REFUSAL_BYTES, "refusing {w}x{h} held {heap} bytes");
-    // With everything else valid, the refusal is the size check's.
-    let mut fine = params;
-    fine.width = Arg::Int(6);
-    fine.height = Arg::Int(5);
-    if let Some(x) = expect(&fine) {
-        let (min_w, min_h) = if x.cave { (3, 3) } else { (6, 5) };
-        if int_in(params.width, min_w, i64::MAX).is_some()
-            && int_in(params.height, min_h, i64::MAX).is_some()
-        {
-            assert!(
-                e.starts_with("width*height must be at most 4000000 cells"),
-                "{e}"
-            );
-        }
-    }
+    assert!(e.starts_with(&why), "{e:?} is not {why:?}...: {params:?}");
     Ok(())
 }
 
-fn check_level(params: &Params, level: &Level, x: &Expect) {
+// ---------------------------------------------------------------------------
+// The invariants of a generated level.
+
+fn check_level(level: &Level, x: &Expect, params: &Params) {
     let g = &level.grid;
     let (w, h) = (x.width, x.height);
+    let doors_wanted = x.flag("doors");
     assert_eq!((g.width(), g.height()), (w, h), "dimensions");
     assert_eq!(g.cells().len(), w * h);
     match x.seed {
@@ -481,44 +809,103 @@ fn check_level(params: &Params, level: &Level, x: &Expect) {
             level.seed
         ),
     }
-    assert_eq!(level.algorithm, if x.cave { "cave" } else { "rooms" });
+    assert_eq!(level.algorithm, x.algorithm.name);
     let at = |x: usize, y: usize| g.cells()[(y - 1) * w + (x - 1)];
     for px in 1..=w {
         assert_eq!(
             (at(px, 1), at(px, h)),
             (WALL, WALL),
-            "border broken at column {px}"
+            "border broken at column {px}: {params:?}"
         );
     }
     for py in 1..=h {
         assert_eq!(
             (at(1, py), at(w, py)),
             (WALL, WALL),
-            "border broken at row {py}"
+            "border broken at row {py}: {params:?}"
         );
     }
     let count = |c: u8| g.cells().iter().filter(|&&v| v == c).count();
-    assert!(g
-        .cells()
-        .iter()
-        .all(|c| [WALL, FLOOR, PLAYER, STAIRS, GOLD, POTION].contains(c)));
-    assert_eq!((count(PLAYER), count(STAIRS)), (1, 1), "entities stacked");
+    let known: &[u8] = if doors_wanted {
+        &[WALL, FLOOR, PLAYER, STAIRS, GOLD, POTION, DOOR]
+    } else {
+        &[WALL, FLOOR, PLAYER, STAIRS, GOLD, POTION]
+    };
+    if let Some(bad) = g.cells().iter().position(|c| !known.contains(c)) {
+        panic!(
+            "cell {:?} is {:?}: {params:?}",
+            g.pos(bad),
+            g.cells()[bad] as char
+        );
+    }
+    assert_eq!(
+        (count(PLAYER), count(STAIRS)),
+        (1, 1),
+        "entities stacked: {params:?}"
+    );
     assert_eq!(at(level.player.x, level.player.y), PLAYER);
     assert_eq!(at(level.stairs.x, level.stairs.y), STAIRS);
-    check_items(g, &level.items, x.items);
+    check_items(g, &level.items, x.items());
+
+    // Every open cell is walkable from @ (a plain breadth-first search),
+    // and reach::check agrees.
+    let dist = bfs(g, level.player);
+    if let Some(cut) = (0..dist.len()).find(|&i| g.cells()[i] != WALL && dist[i] == UNREACHED) {
+        panic!("{:?} cut off from @: {params:?}", g.pos(cut));
+    }
     assert_eq!(reach::check(g), Ok(()), "unreachable: {params:?}");
 
-    if x.cave {
-        check_cave(level, x);
-    } else {
-        check_rooms(level, x);
+    check_rooms(level, x, &dist, params);
+    check_doors(level, doors_wanted, params);
+    if x.named("cave") || x.named("drunkard") {
+        let open = g.cells().iter().filter(|&&c| c != WALL).count();
+        assert_eq!(Some(open), x.fill_target(), "carved count: {params:?}");
+        assert_eq!(
+            level.player,
+            Pos {
+                x: w.div_ceil(2),
+                y: h.div_ceil(2)
+            },
+            "@ not at the centre: {params:?}"
+        );
+    }
+    if ["cave", "cellular", "drunkard", "maze"].contains(&level.algorithm) {
+        // The shared rule: > on the first cell in row order farthest from @.
+        let s = g.index(level.stairs);
+        for (i, &c) in g.cells().iter().enumerate() {
+            if c != WALL {
+                assert!(dist[i] <= dist[s], "{:?} farther than >: {params:?}", g.pos(i));
+                assert!(i >= s || dist[i] < dist[s], "{:?} ties > earlier", g.pos(i));
+            }
+        }
     }
     check_render(g);
     check_json(level);
-    // Same seed, same level.
-    if x.seed.is_some() && w * h <= 10_000 {
-        assert_eq!(generate(params).as_ref(), Ok(level), "not deterministic");
+}
+
+/// Plain breadth-first walking distances from `start` over non-`#` cells.
+fn bfs(g: &Grid, start: Pos) -> Vec<u32> {
+    let (w, h, cells) = (g.width(), g.height(), g.cells());
+    let mut dist = vec![UNREACHED; cells.len()];
+    let s = g.index(start);
+    dist[s] = 0;
+    let mut queue = std::collections::VecDeque::from([s]);
+    while let Some(i) = queue.pop_front() {
+        let (x, y) = (i % w, i / w);
+        let next = [
+            (x > 0).then(|| i - 1),
+            (x + 1 < w).then(|| i + 1),
+            (y > 0).then(|| i - w),
+            (y + 1 < h).then(|| i + w),
+        ];
+        for j in next.into_iter().flatten() {
+            if dist[j] == UNREACHED && cells[j] != WALL {
+                dist[j] = dist[i] + 1;
+                queue.push_back(j);
+            }
+        }
     }
+    dist
 }
 
 fn check_items(g: &Grid, items: &[Item], wanted: usize) {
@@ -537,65 +924,150 @@ fn check_items(g: &Grid, items: &[Item], wanted: usize) {
     assert_eq!((count(GOLD), count(POTION)), (kinds(GOLD), kinds(POTION)));
 }
 
-fn check_rooms(level: &Level, x: &Expect) {
+/// Rooms, whoever makes them: inside the border, carved, never sharing a
+/// cell or touching (not even at a corner). Then the layout rules of
+/// `rooms` and `bsp`.
+fn check_rooms(level: &Level, x: &Expect, dist: &[u32], params: &Params) {
     let (g, rooms) = (&level.grid, &level.rooms);
-    assert!(
-        !rooms.is_empty() && rooms.len() <= x.rooms,
-        "{} rooms",
-        rooms.len()
-    );
-    for (i, r) in rooms.iter().enumerate() {
-        assert!((MIN_ROOM_WIDTH..=MAX_ROOM_WIDTH).contains(&r.w), "{r:?}");
-        assert!((MIN_ROOM_HEIGHT..=MAX_ROOM_HEIGHT).contains(&r.h), "{r:?}");
-        assert!(r.x >= 2 && r.x + r.w <= x.width, "{r:?} outside the border");
+    let (w, h) = (x.width, x.height);
+    if x.named("rooms") || x.named("bsp") {
+        assert!(!rooms.is_empty(), "no rooms: {params:?}");
+    }
+    for r in rooms {
         assert!(
-            r.y >= 2 && r.y + r.h <= x.height,
-            "{r:?} outside the border"
+            r.w >= 1 && r.h >= 1 && r.x >= 2 && r.y >= 2 && r.x + r.w <= w && r.y + r.h <= h,
+            "{r:?} outside the border: {params:?}"
         );
-        for other in &rooms[i + 1..] {
-            let apart = r.x + r.w < other.x
-                || other.x + other.w < r.x
-                || r.y + r.h < other.y
-                || other.y + other.h < r.y;
-            assert!(apart, "{r:?} and {other:?} share a cell or touch");
-        }
         assert!(r.cells().all(|p| g.get(p) != WALL), "{r:?} not carved");
+    }
+    // Linear: paint each room (plus one) into a grid; no room may find
+    // another's paint inside itself or on its ring, corners included.
+    let mut paint = vec![0u32; w * h];
+    for (k, r) in rooms.iter().enumerate() {
+        let id = k as u32 + 1;
+        for p in r.cells() {
+            let cell = &mut paint[g.index(p)];
+            assert_eq!(*cell, 0, "{r:?} overlaps room {}: {params:?}", *cell - 1);
+            *cell = id;
+        }
+    }
+    for (k, r) in rooms.iter().enumerate() {
+        let id = k as u32 + 1;
+        for y in r.y - 1..=r.y + r.h {
+            for px in r.x - 1..=r.x + r.w {
+                let other = paint[g.index(Pos { x: px, y })];
+                assert!(
+                    other == 0 || other == id,
+                    "{r:?} and {:?} touch: {params:?}",
+                    rooms[other as usize - 1]
+                );
+            }
+        }
+    }
+    if rooms.len() <= PAIRWISE_ROOMS {
+        for (i, r) in rooms.iter().enumerate() {
+            for other in &rooms[i + 1..] {
+                let apart = r.x + r.w < other.x
+                    || other.x + other.w < r.x
+                    || r.y + r.h < other.y
+                    || other.y + other.h < r.y;
+                assert!(apart, "{r:?} and {other:?} share a cell or touch");
+                assert!(!r.crowds(other) && !other.crowds(r), "{r:?} crowds {other:?}");
+            }
+        }
+    }
+    if rooms.is_empty() {
+        return;
     }
     let first = rooms[0];
     let centre = Pos {
         x: first.x + (first.w - 1) / 2,
         y: first.y + (first.h - 1) / 2,
     };
-    assert_eq!(level.player, centre);
-    let last: &Room = &rooms[rooms.len() - 1];
-    assert!(
-        last.cells().any(|p| p == level.stairs),
-        "stairs outside the last room"
-    );
-}
-
-fn check_cave(level: &Level, x: &Expect) {
-    let g = &level.grid;
-    assert!(level.rooms.is_empty());
-    let open = g.cells().iter().filter(|&&c| c != WALL).count();
-    assert_eq!(open, target(x), "carved count, fill {}", x.fill);
-    assert_eq!(
-        level.player,
-        Pos {
-            x: x.width.div_ceil(2),
-            y: x.height.div_ceil(2)
+    if x.named("rooms") {
+        let wanted = x.int("rooms").expect("rooms option") as usize;
+        assert!(rooms.len() <= wanted, "{} rooms of {wanted}", rooms.len());
+        for r in rooms {
+            assert!((MIN_ROOM_WIDTH..=MAX_ROOM_WIDTH).contains(&r.w), "{r:?}");
+            assert!((MIN_ROOM_HEIGHT..=MAX_ROOM_HEIGHT).contains(&r.h), "{r:?}");
         }
-    );
-    // Connected, and `>` on the first cell in row order farthest from `@`.
-    let dist = reach::distances(g, level.player);
-    let s = g.index(level.stairs);
-    for (i, &c) in g.cells().iter().enumerate() {
-        if c != WALL {
-            assert_ne!(dist[i], UNREACHED, "cave cell {:?} cut off", g.pos(i));
-            assert!(dist[i] <= dist[s], "{:?} is farther than >", g.pos(i));
-            assert!(i >= s || dist[i] < dist[s], "{:?} ties > earlier", g.pos(i));
+        assert_eq!(level.player, centre, "@ not at the first room's centre");
+        let last: &Room = &rooms[rooms.len() - 1];
+        assert!(
+            last.cells().any(|p| p == level.stairs),
+            "stairs outside the last room: {params:?}"
+        );
+    }
+    if x.named("bsp") {
+        let depth = x.int("depth").expect("depth option") as u32;
+        assert!(
+            rooms.len() <= 1usize << depth,
+            "{} rooms at depth {depth}",
+            rooms.len()
+        );
+        assert_eq!(level.player, centre, "@ not at the first room's centre");
+        // > on the room cell with the longest walk from @, the first in row
+        // order on a tie.
+        let s = g.index(level.stairs);
+        assert_ne!(paint[s], 0, "> outside the rooms: {params:?}");
+        for (i, &id) in paint.iter().enumerate() {
+            if id != 0 {
+                assert!(dist[i] <= dist[s], "{:?} farther than >: {params:?}", g.pos(i));
+                assert!(i >= s || dist[i] < dist[s], "{:?} ties > earlier", g.pos(i));
+            }
         }
     }
+}
+
+/// With `doors`: `level.doors` lists every `+` once, in row order, each on
+/// a room's ring (corners excluded) opening its wall one cell wide, and every
+/// such opening is a door. Without: no `+` and no doors.
+fn check_doors(level: &Level, wanted: bool, params: &Params) {
+    let g = &level.grid;
+    let plus: Vec<Pos> = (0..g.cells().len())
+        .filter(|&i| g.cells()[i] == DOOR)
+        .map(|i| g.pos(i))
+        .collect();
+    assert_eq!(level.doors, plus, "doors listed vs + cells: {params:?}");
+    if !wanted {
+        assert!(level.doors.is_empty());
+        return;
+    }
+    let cell = |x: isize, y: isize| {
+        let inside = x >= 1 && y >= 1 && x as usize <= g.width() && y as usize <= g.height();
+        if inside {
+            g.get(Pos {
+                x: x as usize,
+                y: y as usize,
+            })
+        } else {
+            WALL
+        }
+    };
+    let mut openings = Vec::new();
+    for r in &level.rooms {
+        let (x, y, w, h) = (r.x as isize, r.y as isize, r.w as isize, r.h as isize);
+        let ring = (x..x + w)
+            .flat_map(|cx| [((cx, y - 1), (0, 1)), ((cx, y + h), (0, -1))])
+            .chain((y..y + h).flat_map(|cy| [((x - 1, cy), (1, 0)), ((x + w, cy), (-1, 0))]));
+        for ((cx, cy), (dx, dy)) in ring {
+            let opening = cell(cx, cy) != WALL
+                && cell(cx + dx, cy + dy) != WALL
+                && cell(cx - dx, cy - dy) != WALL
+                && cell(cx + dy, cy + dx) == WALL
+                && cell(cx - dy, cy - dx) == WALL;
+            if opening {
+                openings.push(g.index(Pos {
+                    x: cx as usize,
+                    y: cy as usize,
+                }));
+            }
+        }
+    }
+    openings.sort_unstable();
+    openings.dedup();
+    let openings: Vec<Pos> = openings.into_iter().map(|i| g.pos(i)).collect();
+    assert_eq!(level.doors, openings, "doors vs wall openings: {params:?}");
 }
 
 fn check_render(g: &Grid) {
@@ -612,13 +1084,13 @@ fn check_render(g: &Grid) {
 
 fn check_json(level: &Level) {
     let text = json::level(level);
-    let v: Value = serde_json::from_str(&text).expect("json::level is not JSON");
+    let v: Json = serde_json::from_str(&text).expect("json::level is not JSON");
     let g = &level.grid;
     assert_eq!(v["width"].as_u64(), Some(g.width() as u64));
     assert_eq!(v["height"].as_u64(), Some(g.height() as u64));
     assert_eq!(v["seed"].as_i64(), Some(level.seed));
     assert_eq!(v["algorithm"].as_str(), Some(level.algorithm));
-    let pos = |p: &Value| (p["x"].as_u64(), p["y"].as_u64());
+    let pos = |p: &Json| (p["x"].as_u64(), p["y"].as_u64());
     let want = |p: Pos| (Some(p.x as u64), Some(p.y as u64));
     assert_eq!(pos(&v["player"]), want(level.player));
     assert_eq!(pos(&v["stairs"]), want(level.stairs));
@@ -631,6 +1103,11 @@ fn check_json(level: &Level) {
             .map(|&n| Some(n as u64))
             .collect();
         assert_eq!(got, want);
+    }
+    let doors = v["doors"].as_array().expect("doors");
+    assert_eq!(doors.len(), level.doors.len());
+    for (j, &d) in doors.iter().zip(&level.doors) {
+        assert_eq!(pos(j), want(d));
     }
     let items = v["items"].as_array().expect("items");
     assert_eq!(items.len(), level.items.len());
@@ -735,6 +1212,7 @@ fn fuzz_grid(u: &mut Unstructured) -> Result<()> {
                 w: seed as usize,
                 h: 0,
             }],
+            doors: vec![start, Pos { x: 0, y: usize::MAX }],
             player: start,
             stairs: Pos {
                 x: usize::MAX,
