@@ -517,7 +517,6 @@ impl<'a> Model<'a> {
 }
 
 /// What a valid request must produce.
-#[derive(Debug)]
 struct Expect {
     algorithm: &'static Algorithm,
     width: usize,
@@ -525,6 +524,16 @@ struct Expect {
     seed: Option<i64>,
     /// Every declared option and `items`: the value given or the default.
     values: Vec<(&'static str, Value)>,
+}
+
+impl std::fmt::Debug for Expect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}x{} seed {:?} {:?}",
+            self.algorithm.name, self.width, self.height, self.seed, self.values
+        )
+    }
 }
 
 impl Expect {
