@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' -o -name '*.lua')
 
-.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install play test-love
+.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install play test-love test-browser
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -51,6 +51,12 @@ play: $(BUILD)/5.1/map.so
 
 test-love: $(BUILD)/5.1/map.so
 	examples/love/test.sh
+
+# The map page in headless Chromium (tests/browser/): its DOM, its form and
+# screenshots, against nginx on a free port. `make test-browser
+# SCREENSHOT_DIR=docs` refreshes docs/page.png and docs/page-phone.png.
+test-browser: $(BUILD)/5.1/map.so
+	SCREENSHOT_DIR=$(SCREENSHOT_DIR) busted --run=luajit tests/browser
 
 # Issue 6's benchmark (bench/RESULTS.md): a few minutes, markdown on stdout.
 bench: all

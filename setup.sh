@@ -14,7 +14,7 @@ apt-get install -y -qq --no-install-recommends \
   lua5.4 liblua5.4-dev luajit2 libluajit2-5.1-dev \
   lua-busted lua-check lua-dkjson curl wrk \
   nginx-light libnginx-mod-http-lua \
-  love xvfb xauth >/dev/null
+  love xvfb xauth chromium >/dev/null
 
 # busted pulls in Lua 5.1 and makes it `lua`; the module is built for Lua 5.4
 # and LuaJIT, so point `lua` at Lua 5.4.

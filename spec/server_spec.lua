@@ -32,9 +32,17 @@ local function unescape_html(s)
   return (s:gsub("&(#?%w+);", function(name) return assert(HTML_ENTITIES[name], name) end))
 end
 
--- The map in a page, as the page's <pre> holds it (still escaped).
+-- The map in a page, as the page's <pre> holds it (still escaped), without
+-- the spans that colour its glyphs.
 local function pre(body)
-  return body:match('<pre id="map">(.-)</pre>')
+  local html = body:match('<pre id="map">(.-)</pre>')
+  return html and (html:gsub("</?span[^>]*>", ""))
+end
+
+-- The message of an HTML error page (unescaped), or nil.
+local function error_message(body)
+  local message = body:match('<p id="error" role="alert"><b>Bad request</b>(.-)</p>')
+  return message and unescape_html(message)
 end
 
 -- 25 seeds (as text: LuaJIT's doubles print 2^53 as 9.007199254741e+15) and
@@ -257,10 +265,14 @@ describe("map_server.lua (no nginx)", function()
     end)
 
     it("turns the module's refusals into 400s without the function name", function()
-      local status, headers, body = server.respond("width=5")
+      local status, headers, body = server.respond("width=5&format=text")
       assert.are.equal(400, status)
       assert.are.equal("text/plain; charset=utf-8", headers["Content-Type"])
       assert.are.equal("width must be an integer >= 6, got 5\n", body)
+      status, headers, body = server.respond("width=5") -- the page's requests get the page
+      assert.are.equal(400, status)
+      assert.are.equal("text/html; charset=utf-8", headers["Content-Type"])
+      assert.are.equal("width must be an integer >= 6, got 5", error_message(body))
       for _, name in ipairs(OPTIONS) do
         local spec, takers = OPTION[name].spec, OPTION[name].takers
         -- Out of range, for an algorithm that takes it.
@@ -280,7 +292,7 @@ describe("map_server.lua (no nginx)", function()
           if not takes then
             local text = other_value(spec)
             local opts = { width = 60, height = 20, seed = 1, algorithm = algorithm, [name] = option_value(spec, text) }
-            status, _, body = server.respond(("seed=1&algorithm=%s&%s=%s"):format(algorithm, name, text))
+            status, _, body = server.respond(("seed=1&algorithm=%s&%s=%s&format=text"):format(algorithm, name, text))
             assert.are.equal(400, status, name)
             assert.are.equal(assert(module_error(opts)) .. "\n", body)
             assert.truthy(body:find("^option " .. name .. " applies only to algorithm"), body)
@@ -323,6 +335,162 @@ describe("map_server.lua (no nginx)", function()
     end)
   end)
 
+  describe("the page", function()
+    local function page(query)
+      local status, headers, body = server.respond(query)
+      assert.are.equal(200, status, query)
+      return body, headers
+    end
+
+    -- The <pre>'s cells as rows of {glyph=, class=} (class "" outside spans).
+    local function cells(body)
+      local html = assert(body:match('<pre id="map">(.-)</pre>'))
+      local row = {}
+      local rows = { row }
+      local function add(text, class)
+        for c in unescape_html(text):gmatch(".") do
+          if c == "\n" then
+            row = {}
+            rows[#rows + 1] = row
+          else
+            row[#row + 1] = { glyph = c, class = class or "" }
+          end
+        end
+      end
+      local at = 1
+      while at <= #html do
+        local _, stop, class, text = html:find('^<span class="([^"]*)">([^<]*)</span>', at)
+        if stop then
+          assert.truthy(#text > 0 and not text:find("\n"), "empty span or one across rows")
+          add(text, class)
+          at = stop + 1
+        else
+          stop = html:find("<", at, true) or #html + 1
+          assert.truthy(stop > at, "stray tag in the <pre>: " .. html:sub(at, at + 40))
+          add(html:sub(at, stop - 1))
+          at = stop
+        end
+      end
+      return rows
+    end
+
+    it("reads path as a page-only boolean: text and JSON ignore it", function()
+      assert.is_true(server.check({ path = "on" }).path)
+      assert.is_true(server.check({ path = "true" }).path)
+      assert.is_false(server.check({ path = "false" }).path)
+      assert.are.equal("path must be a boolean, got '1'", select(2, server.check({ path = "1" })))
+      for _, format in ipairs({ "text", "json" }) do
+        local _, _, plain = server.respond("seed=5&format=" .. format)
+        assert.are.equal(plain, select(3, server.respond("seed=5&path=on&format=" .. format)))
+      end
+      assert.truthy(page("seed=5&path=on"):find('<input type="checkbox" id="path" name="path" checked>', 1, true))
+      assert.truthy(page("seed=5"):find('<input type="checkbox" id="path" name="path">', 1, true))
+      assert.truthy(page("seed=5&path=on"):find('id="permalink" href="?seed=5&amp;width=60&amp;height=20'
+        .. '&amp;algorithm=rooms&amp;path=on"', 1, true))
+    end)
+
+    it("colours each glyph and marks map.path's cells, in spans around the exact map", function()
+      local CLASS = { ["."] = "f", ["@"] = "u", [">"] = "s", ["$"] = "g", ["!"] = "o", ["+"] = "d" }
+      for _, algorithm in ipairs(map.ALGORITHMS) do
+        for _, seed in ipairs({ 1, 42, -7 }) do
+          local opts = { width = 70, height = 25, seed = seed, algorithm = algorithm }
+          if algorithm == "rooms" or algorithm == "bsp" then opts.doors = true end
+          local query = ("seed=%d&width=70&height=25&algorithm=%s%s"):format(seed, algorithm,
+            opts.doors and "&doors=on" or "")
+          local body = page(query)
+          assert.are.equal(map.generate_text(opts), unescape_html(pre(body)), query)
+          local m = map.generate(opts)
+          local path = assert(map.path(m, m.player.x, m.player.y, m.stairs.x, m.stairs.y))
+          local on_path = {}
+          for i = 2, #path - 1 do on_path[path[i].y * 100 + path[i].x] = true end -- @ and > left out
+          for y, row in ipairs(cells(body)) do
+            for x, cell in ipairs(row) do
+              local class = CLASS[cell.glyph] or ""
+              if on_path[y * 100 + x] then class = class == "" and "p" or class .. " p" end
+              assert.are.equal(class, cell.class, ("%s (%d,%d) %s"):format(query, x, y, cell.glyph))
+            end
+          end
+          assert.truthy(body:find(("show the path from @ to &gt; (%d steps)"):format(#path - 1), 1, true))
+        end
+      end
+    end)
+
+    it("runs only its own script (by its hash) and keeps the map box scrolling", function()
+      local body, headers = page("seed=5")
+      assert.are.equal(server.CSP, headers["Content-Security-Policy"])
+      assert.are.equal("default-src 'none'; style-src 'unsafe-inline'; script-src '" .. server.SCRIPT_HASH
+        .. "'; form-action 'self'", server.CSP)
+      local digest = run("printf '%s' " .. shell_quote(server.SCRIPT) .. " | openssl dgst -sha256 -binary | base64")
+      assert.are.equal("sha256-" .. digest:gsub("\n$", ""), server.SCRIPT_HASH)
+      assert.are.equal(1, select(2, body:gsub("<script", "")))
+      assert.truthy(body:find("<script>" .. server.SCRIPT .. "</script>", 1, true))
+      assert.truthy(body:find(".box{overflow:auto;", 1, true))
+      assert.truthy(body:find('<div class="box"[^>]*><pre id="map">'))
+    end)
+
+    it("has a form with every algorithm's options and limits from map.describe", function()
+      for _, algorithm in ipairs(map.ALGORITHMS) do
+        local d = map.describe(algorithm)
+        local body = page("seed=5&algorithm=" .. algorithm)
+        assert.truthy(body:find(('<input name="width" type="number" min="%d" max="200" value="60">'):format(
+          d.min_width), 1, true), algorithm)
+        assert.truthy(body:find(('<input name="height" type="number" min="%d" max="200" value="20">'):format(
+          d.min_height), 1, true), algorithm)
+        for _, other in ipairs(map.ALGORITHMS) do
+          local fieldset = body:match('<fieldset data%-algorithm="' .. other .. '"[^>]*>.-</fieldset>')
+          assert.truthy(fieldset, other)
+          assert.are.equal(other ~= algorithm, fieldset:match("^[^>]*>"):find(" disabled>", 1, true) ~= nil)
+          for _, option in ipairs(map.describe(other).options) do
+            if option.type == "boolean" then
+              assert.truthy(fieldset:find('<input type="checkbox" name="' .. option.name .. '">', 1, true))
+            else
+              local fmt = option.type == "integer" and "%d" or "%.14g"
+              assert.truthy(fieldset:find(('<input name="%s" type="number" min="%s" max="%s" step="%s"'
+                .. ' placeholder="%s"'):format(option.name, fmt:format(option.min), fmt:format(option.max),
+                option.type == "integer" and "1" or "any", server.escape_html(option.default_text)), 1, true),
+                other .. " " .. option.name)
+            end
+          end
+        end
+      end
+      -- The options given show in the current algorithm's fieldset, and only there.
+      local body = page("seed=5&algorithm=bsp&depth=3&doors=on&max_ratio=2.5")
+      local fieldset = body:match('<fieldset data%-algorithm="bsp"[^>]*>.-</fieldset>')
+      assert.truthy(fieldset:find('name="depth" [^>]* value="3">'))
+      assert.truthy(fieldset:find('name="max_ratio" [^>]* value="2.5">'))
+      assert.truthy(fieldset:find('<input type="checkbox" name="doors" checked>', 1, true))
+      local given = select(2, body:gsub(' value="[^"]', "")) -- seed, width, height, depth, max_ratio
+      assert.are.equal(5, given)
+    end)
+
+    it("shows a refused request's message in the page, with the form as it was sent", function()
+      local status, headers, body = server.respond("seed=12&width=3&algorithm=bsp&depth=3&path=on")
+      assert.are.equal(400, status)
+      assert.are.equal(server.CSP, headers["Content-Security-Policy"])
+      assert.are.equal("width must be an integer >= 4, got 3", error_message(body))
+      assert.truthy(body:find('<input name="seed" value="12"', 1, true))
+      assert.truthy(body:find('<input name="width" type="number" min="4" max="200" value="3">', 1, true))
+      assert.truthy(body:find("<option selected>bsp</option>", 1, true))
+      assert.truthy(body:find('<input type="checkbox" name="path" checked>', 1, true))
+      local bsp = body:match('<fieldset data%-algorithm="bsp"[^>]*>.-</fieldset>')
+      assert.truthy(bsp:find('name="depth" [^>]* value="3">'))
+      body = select(3, server.respond("seed=12&algorithm=bsp&depth=3&rooms=4"))
+      assert.are.equal('option rooms applies only to algorithm "rooms"', error_message(body))
+      assert.truthy(body:find('name="depth" [^>]* value="3">'))
+      assert.is_nil(body:find('value="4"', 1, true)) -- rooms=4 is not bsp's: left out
+      -- Unparsable queries still show what could be read.
+      body = select(3, server.respond("seed=7&seed=8&width=%zz&algorithm=%3Cb%3E"))
+      assert.are.equal("parameter seed given more than once", error_message(body))
+      assert.truthy(body:find('<input name="seed" value="7"', 1, true))
+      assert.are.equal(1, select(2, body:gsub("<b>", ""))) -- <b>Bad request</b>; algorithm=<b> is escaped
+      assert.truthy(body:find("<option selected>rooms</option>", 1, true))
+      assert.are.equal(400, (server.respond("format=xml")))
+      assert.are.equal("text/plain; charset=utf-8", select(2, server.respond("format=xml"))["Content-Type"])
+      assert.are.equal("text/plain; charset=utf-8",
+        select(2, server.respond("seed=x&format=json&format=json"))["Content-Type"])
+    end)
+  end)
+
   it("serve(ngx) sends respond's answer, and 405 for other methods", function()
     local function fake_ngx(method, args)
       local sent = { header = {} }
@@ -352,94 +520,19 @@ describe("map_server.lua (no nginx)", function()
 end)
 
 describe("the server (Debian nginx via nginx/serve.sh)", function()
-  local dir, port, pid
-  local SELF = tonumber(read_file("/proc/self/stat"):match("^%d+")) -- busted's pid, to vary the port
+  local dir, port, pid, server_process -- luacheck: ignore port pid
 
-  -- The nginx master's state, or nil once it is gone (a zombie counts as gone).
-  local function alive(id)
-    local f = io.open("/proc/" .. id .. "/stat", "r")
-    if not f then return false end
-    local stat = f:read("*a")
-    f:close()
-    return stat:match("^%d+ %b() (%a)") ~= "Z"
-  end
-
-  -- One request with curl. Returns {status=, headers={lowercase name=value}, body=}.
-  local function get(query, extra)
-    local url = "http://127.0.0.1:" .. port .. "/" .. (query or "")
-    local out = run("curl -sS -i --globoff --max-time 10 " .. (extra or "") .. " " .. shell_quote(url) .. " 2>&1")
-    local head, body = out:match("^(.-)\r\n\r\n(.*)$")
-    assert(head, "no HTTP response from " .. url .. ": " .. out)
-    local response = { status = tonumber(head:match("^HTTP/[%d.]+ (%d+)")), headers = {}, body = body }
-    for name, value in head:gmatch("\r\n([^:\r\n]+): ([^\r\n]*)") do
-      assert.is_nil(response.headers[name:lower()], "header " .. name .. " sent twice")
-      response.headers[name:lower()] = value
-    end
-    return response
-  end
-
-  -- Signals the nginx master and waits (up to 5 s) for it to exit; true if it did.
-  local function signal_and_wait(signal)
-    os.execute("kill -" .. signal .. " " .. pid .. " 2>/dev/null")
-    for _ = 1, 100 do
-      if not alive(pid) then return true end
-      os.execute("sleep 0.05")
-    end
-    return false
-  end
-
-  -- Stops the server: `signal` (TERM, or INT as Ctrl-C sends), then KILL for
-  -- the master and any worker it left behind. True if the signal was enough.
-  local function stop(signal)
-    if not (pid and alive(pid)) then return true end
-    local workers = {}
-    local children = io.open("/proc/" .. pid .. "/task/" .. pid .. "/children", "r")
-    for worker in (children and children:read("*a") or ""):gmatch("%d+") do workers[#workers + 1] = worker end
-    if children then children:close() end
-    local stopped = signal_and_wait(signal)
-    if not stopped then signal_and_wait("KILL") end
-    for _, worker in ipairs(workers) do
-      if alive(worker) then os.execute("kill -KILL " .. worker .. " 2>/dev/null") end
-    end
-    return stopped
-  end
+  -- The server's start-up, requests and stopping are spec/support.lua's.
+  local function get(query, extra) return server_process.get(query, extra) end
+  local function stop(signal) return server_process.stop(signal) end
 
   lazy_setup(function()
-    dir = run("mktemp -d /tmp/map-server-spec.XXXXXX"):gsub("\n$", "")
-    assert(dir:match("^/tmp/map%-server%-spec%.%w+$"), "mktemp failed: " .. dir)
-    local ready = map.generate_text(6, 5, 1) .. "\n"
-    local probe = "/?seed=1&width=6&height=5&format=text"
-    for _ = 1, 5 do -- another port if this one is taken
-      os.remove(dir .. "/error.log") -- a failed attempt's bind() errors
-      os.remove(dir .. "/access.log")
-      port = 20000 + (math.random(0, 39999) + os.time() + SELF) % 40000
-      pid = run(string.format("cd %s && PORT=%d ADDR=127.0.0.1 NGINX=%s LOG_DIR=%s RUN_DIR=%s "
-        .. "nginx/serve.sh >%s/serve.out 2>&1 & echo $!",
-        shell_quote(ROOT), port, shell_quote(os.getenv("NGINX") or "nginx"), shell_quote(dir),
-        shell_quote(dir), shell_quote(dir))):match("^(%d+)")
-      for _ = 1, 200 do
-        if not alive(pid) then break end
-        -- Ours, not some other server already on the port: the answer is the
-        -- map, and our own access.log has the request.
-        local out = run("curl -s --max-time 2 " .. shell_quote("http://127.0.0.1:" .. port .. probe))
-        local log = io.open(dir .. "/access.log", "rb")
-        local logged = log and log:read("*a"):find("GET " .. probe .. " ", 1, true)
-        if log then log:close() end
-        if out == ready and logged then return end
-        os.execute("sleep 0.05")
-      end
-      stop("TERM")
-      local log = read_file(dir .. "/serve.out")
-      if not log:find("Address already in use", 1, true) then
-        error("the server did not start: " .. log)
-      end
-    end
-    error("no free port found")
+    server_process = support.start_server(ROOT)
+    dir, port, pid = server_process.dir, server_process.port, server_process.pid
   end)
 
   lazy_teardown(function()
-    stop("TERM")
-    if dir then os.execute("rm -rf " .. shell_quote(dir)) end
+    if server_process then server_process.remove() end
   end)
 
   it("serves /?seed=N as `lua main.lua W H N` prints it, for 25 seeds and 7 sizes", function()
@@ -514,7 +607,7 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
     for _, name in ipairs(OPTIONS) do
       local spec, taker = OPTION[name].spec, OPTION[name].takers[1]
       for _, text in ipairs({ "abc", "1e3", "%3Cb%3E" }) do
-        local response = get(("?algorithm=%s&%s=%s"):format(taker, name, text))
+        local response = get(("?algorithm=%s&%s=%s&format=text"):format(taker, name, text))
         assert.are.equal(400, response.status, name .. "=" .. text)
         local decoded = text:gsub("%%3C", "<"):gsub("%%3E", ">")
         assert.are.equal(("%s must be %s, got '%s'\n"):format(name, A[spec.type], decoded), response.body)
@@ -522,7 +615,7 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
       if spec.type ~= "boolean" then
         for _, value in ipairs({ spec.min - 1, spec.max + 1 }) do
           local text = string.format(spec.type == "integer" and "%d" or "%.14g", value)
-          local response = get(("?algorithm=%s&%s=%s"):format(taker, name, text))
+          local response = get(("?algorithm=%s&%s=%s&format=text"):format(taker, name, text))
           local opts = { width = 60, height = 20, algorithm = taker, [name] = tonumber(text) }
           assert.are.equal(400, response.status, name .. "=" .. text)
           assert.are.equal(assert(module_error(opts)) .. "\n", response.body)
@@ -664,7 +757,7 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
     assert.is_true(level.seed >= 0 and level.seed < 2 ^ 53)
   end)
 
-  it("answers every bad input with a 400 and a short plain message", function()
+  it("answers every bad input with a 400: a short plain message, or for the page the page", function()
     local cases = {
       { "?seed=abc", "seed must be an integer" },
       { "?seed=1.5", "seed must be an integer" },
@@ -716,8 +809,21 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
       { "?seed=1&&width=6", "empty parameter" },
     }
     for _, case in ipairs(cases) do
-      local response = get(case[1])
-      local what = case[1] .. " -> " .. response.status .. " " .. response.body
+      -- format=text (and json) get the message in plain text; the page
+      -- (format=html, the default) gets an HTML page with it and the form.
+      local query = case[1]:find("format=", 1, true) and case[1] or case[1] .. "&format=text"
+      if query ~= case[1] then
+        local page = get(case[1])
+        local plain = get(query).body
+        assert.are.equal(400, page.status, case[1])
+        assert.are.equal("text/html; charset=utf-8", page.headers["content-type"], case[1])
+        assert.are.equal("no-store", page.headers["cache-control"], case[1])
+        assert.are.equal(plain, error_message(page.body) .. "\n", case[1])
+        assert.truthy(page.body:find('<form method="get">', 1, true), case[1])
+        assert.are.equal(1, select(2, page.body:gsub("<script", "")), case[1]) -- only the page's own
+      end
+      local response = get(query)
+      local what = query .. " -> " .. response.status .. " " .. response.body
       assert.are.equal(400, response.status, what)
       assert.are.equal("text/plain; charset=utf-8", response.headers["content-type"], what)
       assert.are.equal("no-store", response.headers["cache-control"], what)

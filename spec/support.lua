@@ -43,4 +43,115 @@ function M.cli(...)
   return body, err, tonumber(code)
 end
 
+-- Runs a shell command; returns its stdout.
+function M.run(command)
+  local p = assert(io.popen(command))
+  local out = p:read("*a")
+  p:close()
+  return out
+end
+
+-- Whether a process is running (a zombie counts as gone).
+function M.alive(id)
+  local f = io.open("/proc/" .. id .. "/stat", "r")
+  if not f then return false end
+  local stat = f:read("*a")
+  f:close()
+  return stat:match("^%d+ %b() (%a)") ~= "Z"
+end
+
+-- Starts the map server (nginx/serve.sh, Debian's nginx unless $NGINX says
+-- otherwise) on a free 127.0.0.1 port, its config, pid and logs in a fresh
+-- temp folder; `root` is the repository. Returns a server:
+--   server.dir, server.port, server.pid, server.url (http://127.0.0.1:PORT/)
+--   server.get(query [, curl options]) -> {status=, headers={lowercase name=value}, body=}
+--   server.stop([signal]) -> true if `signal` (TERM, or INT as Ctrl-C sends)
+--     stopped it within 5 s; otherwise it is killed
+--   server.remove() -> stops it (TERM) and deletes the temp folder
+-- Errors (after cleaning up) when the server does not start.
+function M.start_server(root)
+  local map = require "map"
+  local server = {}
+  local shell_quote, run, alive = M.shell_quote, M.run, M.alive
+  local self_pid = tonumber(M.read_file("/proc/self/stat"):match("^%d+")) -- to vary the port
+
+  function server.get(query, extra)
+    local url = server.url .. (query or "")
+    local out = run("curl -sS -i --globoff --max-time 10 " .. (extra or "") .. " " .. shell_quote(url) .. " 2>&1")
+    local head, body = out:match("^(.-)\r\n\r\n(.*)$")
+    assert(head, "no HTTP response from " .. url .. ": " .. out)
+    local response = { status = tonumber(head:match("^HTTP/[%d.]+ (%d+)")), headers = {}, body = body }
+    for name, value in head:gmatch("\r\n([^:\r\n]+): ([^\r\n]*)") do
+      if response.headers[name:lower()] ~= nil then error("header " .. name .. " sent twice", 2) end
+      response.headers[name:lower()] = value
+    end
+    return response
+  end
+
+  -- Signals the nginx master and waits (up to 5 s) for it to exit; true if it did.
+  local function signal_and_wait(signal)
+    os.execute("kill -" .. signal .. " " .. server.pid .. " 2>/dev/null")
+    for _ = 1, 100 do
+      if not alive(server.pid) then return true end
+      os.execute("sleep 0.05")
+    end
+    return false
+  end
+
+  function server.stop(signal)
+    local pid = server.pid
+    if not (pid and alive(pid)) then return true end
+    local workers = {}
+    local children = io.open("/proc/" .. pid .. "/task/" .. pid .. "/children", "r")
+    for worker in (children and children:read("*a") or ""):gmatch("%d+") do workers[#workers + 1] = worker end
+    if children then children:close() end
+    local stopped = signal_and_wait(signal or "TERM")
+    if not stopped then signal_and_wait("KILL") end
+    for _, worker in ipairs(workers) do
+      if alive(worker) then os.execute("kill -KILL " .. worker .. " 2>/dev/null") end
+    end
+    return stopped
+  end
+
+  function server.remove()
+    server.stop("TERM")
+    if server.dir then os.execute("rm -rf " .. shell_quote(server.dir)) end
+  end
+
+  local dir = run("mktemp -d /tmp/map-server-spec.XXXXXX"):gsub("\n$", "")
+  assert(dir:match("^/tmp/map%-server%-spec%.%w+$"), "mktemp failed: " .. dir)
+  server.dir = dir
+  local ready = map.generate_text(6, 5, 1) .. "\n"
+  local probe = "/?seed=1&width=6&height=5&format=text"
+  for _ = 1, 5 do -- another port if this one is taken
+    os.remove(dir .. "/error.log") -- a failed attempt's bind() errors
+    os.remove(dir .. "/access.log")
+    server.port = 20000 + (math.random(0, 39999) + os.time() + self_pid) % 40000
+    server.url = "http://127.0.0.1:" .. server.port .. "/"
+    server.pid = run(string.format("cd %s && PORT=%d ADDR=127.0.0.1 NGINX=%s LOG_DIR=%s RUN_DIR=%s "
+      .. "nginx/serve.sh >%s/serve.out 2>&1 & echo $!",
+      shell_quote(root), server.port, shell_quote(os.getenv("NGINX") or "nginx"), shell_quote(dir),
+      shell_quote(dir), shell_quote(dir))):match("^(%d+)")
+    for _ = 1, 200 do
+      if not alive(server.pid) then break end
+      -- Ours, not some other server already on the port: the answer is the
+      -- map, and our own access.log has the request.
+      local out = run("curl -s --max-time 2 " .. shell_quote("http://127.0.0.1:" .. server.port .. probe))
+      local log = io.open(dir .. "/access.log", "rb")
+      local logged = log and log:read("*a"):find("GET " .. probe .. " ", 1, true)
+      if log then log:close() end
+      if out == ready and logged then return server end
+      os.execute("sleep 0.05")
+    end
+    server.stop("TERM")
+    local log = M.read_file(dir .. "/serve.out")
+    if not log:find("Address already in use", 1, true) then
+      server.remove()
+      error("the server did not start: " .. log)
+    end
+  end
+  server.remove()
+  error("no free port found")
+end
+
 return M

@@ -47,16 +47,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
 /// `round(fill * interior cells)` carved, `@` at the centre where carving
 /// starts; `>` by the shared rule (the farthest floor cell).
 fn layout(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, String> {
-    let (width, height) = (grid.width(), grid.height());
-    let fill = opts.number("fill");
-    let target = fill_target(fill, width, height);
-    if target < 2 {
-        let interior = (width - 2) * (height - 2);
-        return Err(format!(
-            "fill {fill} of the {interior} interior cells of a {width}x{height} cave carves \
-             {target}; @ and > need at least 2"
-        ));
-    }
+    let target = fill_target(opts.number("fill"), grid.width(), grid.height())?;
     let max_frontier = opts.int("max_frontier") as usize;
     let player = carve(grid, target, max_frontier, rng).start;
     Ok(Layout {

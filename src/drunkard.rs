@@ -5,8 +5,10 @@
 //! another, each start on a carved cell and take up to `lifetime` random
 //! steps to one of their 4 neighbours, carving every rock cell they enter,
 //! until exactly `round(fill * interior cells)` cells are carved; the walk
-//! stops mid-step the moment that count is reached. A walker only ever steps
-//! from carved cells, so the cave is connected by construction.
+//! stops mid-walk the moment that count is reached. A walker only ever steps
+//! from carved cells, so the cave is connected by construction. Each step's
+//! direction is the next 2 bits (0 left, 1 right, 2 up, 3 down) of a draw in
+//! `0..2^48`, low bits first, 24 steps a draw, across walkers.
 //!
 //! Two rules differ from a plain random walk, both to bound the time:
 //!
@@ -21,6 +23,7 @@
 //!   overall.
 
 use crate::algorithm::{self, Algorithm, Kind, Layout, OptionSpec, Options};
+use crate::generate::fill_target;
 use crate::grid::{Grid, Pos, FLOOR, WALL};
 use crate::rng::Rng;
 
@@ -62,27 +65,13 @@ pub const ALGORITHM: Algorithm = Algorithm {
 /// lifetime while its steps cost linearly: the cap bounds that case.
 pub const MAX_LIFETIME: i64 = 1000;
 
-/// How many cells `fill` of `interior` cells is: `round(fill * interior)`,
-/// halves rounding up, as `cave` counts its target.
-pub fn target(fill: f64, interior: usize) -> usize {
-    (fill * interior as f64).round() as usize
-}
-
 /// Marks the border in the grid while walking, so a step tests one byte:
 /// rock (`#`), carved (`.`) or border. Put back to `#` before returning.
 const EDGE: u8 = 0;
 
 fn carve(grid: &mut Grid, options: &Options, rng: &mut Rng) -> Result<Layout, String> {
     let (w, h) = (grid.width(), grid.height());
-    let fill = options.number("fill");
-    let interior = (w - 2) * (h - 2);
-    let target = target(fill, interior);
-    if target < 2 {
-        return Err(format!(
-            "fill {fill} of the {interior} interior cells of a {w}x{h} map carves {target}; \
-             @ and > need at least 2"
-        ));
-    }
+    let target = fill_target(options.number("fill"), w, h)?;
     assert!(w * h <= u32::MAX as usize, "cell indices are kept as u32");
     set_border(grid, EDGE);
     let player = Pos {
@@ -166,13 +155,9 @@ impl Cave {
             .any(|&s| cells[cell.wrapping_add(s)] == WALL)
     }
 
-    /// Up to `lifetime` steps from `start`, stopping at the target.
-    ///
-    /// Only the border test branches, and it is rarely taken, so the next
-    /// step's address does not wait on this step's cell; whether the cell
-    /// was rock only feeds counts (the carve and the append are
-    /// unconditional writes, the counts add 0 or 1). The counts are locals
-    /// during the walk, so they stay in registers.
+    /// Up to `lifetime` steps from `start`, stopping at the target: a
+    /// stretch of steps per draw of directions, so the stepping loop makes
+    /// no call and keeps its counts in registers.
     fn walk(
         &mut self,
         grid: &mut Grid,
@@ -181,10 +166,40 @@ impl Cave {
         directions: &mut Directions,
         rng: &mut Rng,
     ) {
+        let (mut at, mut steps) = (start, lifetime);
+        while steps > 0 && self.carved < self.target {
+            if directions.left == 0 {
+                directions.refill(rng);
+            }
+            let wanted = steps.min(directions.left);
+            let taken;
+            (at, taken) = self.stretch(grid, at, directions.bits, wanted);
+            directions.take(taken);
+            steps -= taken;
+        }
+    }
+
+    /// Takes `wanted` steps from `at`, directions from the low bits of
+    /// `bits` two at a time, or fewer if the target is reached; returns
+    /// where it ended and the steps taken.
+    ///
+    /// Only the border test branches, and it is rarely taken, so the next
+    /// step's address does not wait on this step's cell; whether the cell
+    /// was rock only feeds counts (the carve and the append are
+    /// unconditional writes, the counts add 0 or 1).
+    fn stretch(
+        &mut self,
+        grid: &mut Grid,
+        mut at: usize,
+        mut bits: usize,
+        wanted: usize,
+    ) -> (usize, usize) {
         let (mut left, mut live) = (self.target - self.carved, self.live);
-        let mut at = start;
-        for _ in 0..lifetime {
-            let next = at.wrapping_add(self.steps[directions.next(rng)]);
+        let mut taken = 0;
+        while taken < wanted {
+            let next = at.wrapping_add(self.steps[bits & 3]);
+            bits >>= 2;
+            taken += 1;
             let cell = grid.cells()[next];
             if cell == EDGE {
                 continue;
@@ -201,6 +216,7 @@ impl Cave {
             }
         }
         (self.carved, self.live) = (self.target - left, live);
+        (at, taken)
     }
 }
 
@@ -210,26 +226,19 @@ impl Cave {
 #[derive(Default)]
 struct Directions {
     bits: usize,
-    left: u32,
+    left: usize,
 }
 
 impl Directions {
-    fn next(&mut self, rng: &mut Rng) -> usize {
-        if self.left == 0 {
-            self.refill(rng);
-        }
-        let d = self.bits & 3;
-        self.bits >>= 2;
-        self.left -= 1;
-        d
-    }
-
-    /// Out of line, so the walk loop keeps its counts in registers rather
-    /// than the generator's state.
-    #[inline(never)]
     fn refill(&mut self, rng: &mut Rng) {
         self.bits = rng.below(1 << 48);
         self.left = 24;
+    }
+
+    /// Drops the `n` directions used.
+    fn take(&mut self, n: usize) {
+        self.bits >>= 2 * n;
+        self.left -= n;
     }
 }
 
@@ -264,7 +273,7 @@ mod tests {
             }
         }
         let floor = cells.iter().filter(|&&c| c == FLOOR).count();
-        assert_eq!(floor, target(fill, (w - 2) * (h - 2)), "carved count");
+        assert_eq!(Ok(floor), fill_target(fill, w, h), "carved count");
         assert!(floor >= 2);
         assert_eq!(
             layout.player,
@@ -354,9 +363,10 @@ mod tests {
 
     #[test]
     fn the_target_rounds_halves_up() {
-        assert_eq!(target(0.5, 3), 2);
-        assert_eq!(target(0.4, 10), 4);
-        assert_eq!(target(1.0, 3_992_004), 3_992_004);
+        // Interiors of 3, 10 and 3,992,004 cells.
+        assert_eq!(fill_target(0.5, 5, 3), Ok(2));
+        assert_eq!(fill_target(0.4, 12, 3), Ok(4));
+        assert_eq!(fill_target(1.0, 2000, 2000), Ok(3_992_004));
     }
 
     #[test]

@@ -304,9 +304,18 @@ pub fn farthest_floor(grid: &Grid, from: Pos) -> Pos {
 }
 
 /// The number of cells `fill` of a `width` x `height` map's interior
-/// carves: `round(fill * interior)`, halves up.
-pub fn fill_target(fill: f64, width: usize, height: usize) -> usize {
-    (fill * ((width - 2) * (height - 2)) as f64).round() as usize
+/// carves: `round(fill * interior)`, halves up; an error when that leaves
+/// no room for `@` and `>` (cave and drunkard count their target so).
+pub fn fill_target(fill: f64, width: usize, height: usize) -> Result<usize, String> {
+    let interior = (width - 2) * (height - 2);
+    let target = (fill * interior as f64).round() as usize;
+    if target < 2 {
+        return Err(format!(
+            "fill {fill} of the {interior} interior cells of a {width}x{height} map carves \
+             {target}; @ and > need at least 2"
+        ));
+    }
+    Ok(target)
 }
 
 #[cfg(test)]
@@ -374,9 +383,9 @@ mod tests {
         assert!(with(b"items", Arg::Int(-1))
             .unwrap_err()
             .starts_with("items must be"));
-        assert!(with(b"algorithm", Arg::Str(b"maze"))
+        assert!(with(b"algorithm", Arg::Str(b"labyrinth"))
             .unwrap_err()
-            .contains("\"maze\""));
+            .contains("\"labyrinth\""));
         assert!(with(b"colour", Arg::Int(1))
             .unwrap_err()
             .starts_with("unknown option \"colour\""));

@@ -240,13 +240,9 @@ impl Lattice {
     /// `#` where closed: no branch on the maze's unpredictable shape.
     fn draw(&self, w: usize, h: usize) -> Grid {
         let mut cells = vec![WALL; w * h];
-        let cell = |open: u8, direction: usize| {
-            if open & bit(direction) == 0 {
-                WALL
-            } else {
-                FLOOR
-            }
-        };
+        // A table, not a choice, which the compiler turns into jumps that the
+        // maze's unpredictable shape defeats.
+        let cell = |open: u8, direction: usize| [WALL, FLOOR][usize::from(open >> direction & 1)];
         for j in 0..self.height {
             // The lattice row's grid row, 0-based, and the next, which holds
             // its passages down.

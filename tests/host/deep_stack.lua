@@ -3,20 +3,29 @@
 -- amounts of free stack slots below what a 2000x2000 result needs (the
 -- module checks for 260 before pushing a table of rows), recurses until
 -- just that many are left, then calls pcall(map.new_map, 2000, 2000) and
--- pcall(map.generate, 2000, 2000, i) 50 times each. On Lua 5.4 each call
--- must fail with a catchable stack overflow; the level was built first and
--- used to leak (195 MB over 50 calls), so RSS must stay flat (< 20 MB over
--- all). On LuaJIT new_map and generate build their tables in Lua, which
--- needs no extra slots, so a call may also succeed. Then the stack unwinds
--- and the module still makes maps.
+-- pcall(map.generate, 2000, 2000, i) 5 times each; all that twice, the
+-- first round as a warm-up. On Lua 5.4 each call must fail with a catchable
+-- stack overflow, at least one with the module's own message; the result
+-- was built first and used to leak (195 MB over 50 calls), so RSS must stay
+-- flat over the second round (< 20 MB over its 30 calls). On LuaJIT
+-- new_map and generate build their tables in Lua, which needs no extra
+-- slots, so a call may also succeed; its 32 MB of garbage makes RSS swing
+-- by tens of MB, so there RSS is shown, not checked. Either way the stack
+-- then unwinds and the module still makes maps.
 package.path = arg[0]:gsub("[^/]+$", "") .. "?.lua;" .. package.path
 local t = require "lib"
 local map = require "map"
 
 local unpack = table.unpack or unpack
-local CALLS = jit and 5 or 50
+-- LuaJIT (luajit2 2.1.0-beta3) with map.so loaded has segfaulted in its
+-- DWARF unwinder (lj_err_unwind_dwarf, called by _Unwind_RaiseException)
+-- while an earlier version of the search below threw stack overflows, before
+-- any map function ran; never with the JIT off. The JIT is not what this
+-- test is about: it runs interpreted.
+if jit then jit.off() end
+local CALLS = 5
 local MAX_GROWTH_KIB = 20 * 1024
-local TARGETS = { 25, 40, 80, 160, 240 } -- free slots wanted at the bottom
+local TARGETS = { 30, 80, 240 } -- free slots wanted at the bottom
 
 -- Calls f() with `depth` Lua frames of `dive` below the caller.
 local function dive(depth, f)
@@ -25,11 +34,12 @@ local function dive(depth, f)
   return result -- not a tail call: the frame stays
 end
 
--- Free stack slots here: the largest n that table.unpack can push (it checks
--- the stack for n + 1 slots with lua_checkstack, as the module does).
+-- Free stack slots here, up to `cap` (default 10,000): the largest n that
+-- table.unpack can push (it checks for n + 1 slots with lua_checkstack, as
+-- the module does; LuaJIT's refuses more than 8,000 at once anyway).
 local probe = {}
-local function free_slots()
-  local lo, hi = 0, 2 * 1000 * 1000
+local function free_slots(cap)
+  local lo, hi = 0, cap or 10000
   while lo < hi do
     local mid = math.floor((lo + hi + 1) / 2)
     if pcall(unpack, probe, 1, mid) then lo = mid else hi = mid - 1 end
@@ -37,38 +47,68 @@ local function free_slots()
   return lo
 end
 
-local function free_at(depth)
-  local ok, free = pcall(dive, depth, free_slots)
+local function free_at(depth, cap)
+  local ok, free = pcall(dive, depth, function() return free_slots(cap) end)
   return ok and free or -1
 end
 
--- Each `dive` frame takes the same slots: the depth leaving `want` free
--- slots is found from two measures, then adjusted.
-local FREE_AT_TOP = free_at(0)
-local PER_FRAME = (FREE_AT_TOP - free_at(1000)) / 1000
-local function depth_for(want)
-  local depth = math.floor((FREE_AT_TOP - want) / PER_FRAME)
-  while depth > 0 and free_at(depth) < want do depth = depth - 1 end
-  while free_at(depth + 1) >= want do depth = depth + 1 end
-  return depth
+-- The depth leaving at least `want` free slots, from the slots free at the
+-- top and per frame of `dive`. On Lua 5.4 (a million slots) that is
+-- measured with shallow dives: a probe at the bottom of the stack costs
+-- ~50 ms there (each failed probe shrinks and regrows the 16 MB stack).
+-- LuaJIT's lua_checkstack refuses more than 8,000 slots at once, so there
+-- (65,500 slots in all) the bottom is found by a search, which is cheap.
+local depth_for
+local FREE_AT_TOP = free_at(0, 2 * 1000 * 1000)
+if FREE_AT_TOP < 10000 then
+  local lo, hi = 0, 200 * 1000 -- the deepest recursion that still runs
+  while lo < hi do
+    local mid = math.floor((lo + hi + 1) / 2)
+    if pcall(dive, mid, function() end) then lo = mid else hi = mid - 1 end
+  end
+  local max_depth = lo
+  depth_for = function(want) -- a frame takes at least one slot
+    local low, high = math.max(0, max_depth - want), max_depth
+    while low < high do
+      local mid = math.floor((low + high + 1) / 2)
+      if free_at(mid) >= want then low = mid else high = mid - 1 end
+    end
+    return low
+  end
+else
+  local PER_FRAME = (FREE_AT_TOP - free_at(10000, 2 * 1000 * 1000)) / 10000
+  local function estimate(want) return math.floor((FREE_AT_TOP - want) / PER_FRAME) end
+  -- The estimate misses by a constant few frames: one probe at the bottom
+  -- measures by how many.
+  local guess = estimate(100)
+  local correction = math.floor((free_at(guess) - 100) / PER_FRAME)
+  depth_for = function(want)
+    local depth = estimate(want) + correction
+    while depth > 0 and free_at(depth) < want do depth = depth - 1 end
+    return depth
+  end
 end
-t.say(string.format("%s: %d free stack slots at the top, %g per frame of recursion",
-  t.INTERPRETER, FREE_AT_TOP, PER_FRAME))
 
+-- Runs at the bottom of the stack: nothing here may need more than a few
+-- slots, so problems are noted, and reported once the stack has unwound.
 local stats = { failed = 0, succeeded = 0, module_messages = 0 }
-local first_error
-local function calls()
+local function note(problem) stats.problem = stats.problem or problem end
+local function calls(depth)
   for i = 1, CALLS do
-    for _, call in ipairs({ { "map.new_map", map.new_map, 2000, 2000 }, { "map.generate", map.generate, 2000, 2000, i } }) do
-      local ok, err = pcall(call[2], call[3], call[4], call[5])
+    for _, call in ipairs({ { "map.new_map", map.new_map, 2000, 2000, n = 4 },
+      { "map.generate", map.generate, 2000, 2000, i, n = 5 } }) do
+      local ok, err = pcall(call[2], unpack(call, 3, call.n))
       if ok then
-        t.check(jit ~= nil, call[1] .. " succeeded with the stack nearly full on Lua 5.4")
-        t.check(#err == 2000 and #err[1] == 2000, call[1] .. " returned a wrong map")
+        if not jit then note(call[1] .. " succeeded at depth " .. depth .. " on Lua 5.4") end
+        if not (#err == 2000 and #err[1] == 2000) then note(call[1] .. " returned a wrong map") end
         stats.succeeded = stats.succeeded + 1
       else
-        t.check(type(err) == "string" and err:find("stack overflow", 1, true), call[1] .. ": unexpected error: " .. tostring(err))
-        if err:find("^" .. call[1]:gsub("%.", "%%.") .. ": ") then stats.module_messages = stats.module_messages + 1 end
-        first_error = first_error or err
+        if not (type(err) == "string" and err:find("stack overflow", 1, true)) then
+          note(call[1] .. ": unexpected error: " .. tostring(err))
+        elseif err:find(call[1], 1, true) == 1 then
+          stats.module_messages = stats.module_messages + 1
+          stats.example = stats.example or err
+        end
         stats.failed = stats.failed + 1
       end
       err = nil -- luacheck: ignore
@@ -77,22 +117,35 @@ local function calls()
   return true
 end
 
-local before = t.settled_rss_kib()
-for _, want in ipairs(TARGETS) do
-  local depth = depth_for(want)
-  local free
-  local ok, err = pcall(dive, depth, function()
-    free = free_slots()
-    return calls()
-  end)
-  t.check(ok, "the calls at depth " .. depth .. " raised: " .. tostring(err))
-  t.say(string.format("  depth %d, %d slots free: %d calls each to new_map and generate", depth, free, CALLS))
+local DEPTHS = {}
+for i, want in ipairs(TARGETS) do DEPTHS[i] = depth_for(want) end
+
+-- One round: the calls at each target depth.
+local function round(show)
+  for _, depth in ipairs(DEPTHS) do
+    local free
+    local ok, err = pcall(dive, depth, function()
+      free = free_slots()
+      return calls(depth)
+    end)
+    t.check(ok, "the calls at depth " .. depth .. " raised: " .. tostring(err))
+    if show then
+      t.say(string.format("  depth %d, %d slots free: %d calls each to new_map and generate", depth, free, CALLS))
+    end
+  end
 end
+
+-- A first round warms up (malloc's heap, the 16 MB Lua stack); the second
+-- is measured.
+round(true)
+local before = t.settled_rss_kib()
+round(false)
 local after = t.settled_rss_kib()
+t.check(stats.problem == nil, tostring(stats.problem))
 t.say(string.format("%d calls failed (%d with the module's own message, e.g. %q), %d succeeded; RSS %d -> %d KiB (%+d KiB)",
-  stats.failed, stats.module_messages, tostring(first_error), stats.succeeded, before, after, after - before))
-t.check(after - before < MAX_GROWTH_KIB, string.format("RSS grew by %d KiB", after - before))
+  stats.failed, stats.module_messages, tostring(stats.example), stats.succeeded, before, after, after - before))
 if not jit then
+  t.check(after - before < MAX_GROWTH_KIB, string.format("RSS grew by %d KiB", after - before))
   t.check(stats.module_messages > 0, "no call reached the module's own stack check: the depths are wrong")
 end
 t.check(map.generate_text(60, 20, 42) == map.render(map.generate(60, 20, 42)), "the module no longer makes maps")
