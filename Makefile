@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' -o -name '*.lua')
 
-.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install play test-love test-browser
+.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install play test-love test-browser test-host
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -43,6 +43,11 @@ test-rust:
 test-lua: all
 	busted --run=lua54
 	busted --run=luajit
+
+# Issue 9's host tests (tests/host/run.sh, ~40 s): out of memory under a
+# capped allocator and under ulimit -v, a nearly full Lua stack, huge items.
+test-host: all
+	tests/host/run.sh
 
 # The LÖVE demo (examples/love/): play it, or run its scripted mode headless
 # under Xvfb, which also refreshes docs/love-demo.png.

@@ -117,7 +117,7 @@ describe("cave", function()
       { { rooms = 4 }, "option rooms applies only to algorithm \"rooms\"" },
       { { width = 2 }, "width must be an integer >= 3, got 2" },
       { { width = 3, height = 3 },
-        "fill 0%.5 of the 1 interior cells of a 3x3 cave carves 1; @ and > need at least 2" },
+        "fill 0%.5 of the 1 interior cells of a 3x3 map carves 1; @ and > need at least 2" },
       { { wobble = 1 }, "unknown option \"wobble\"" },
     }
     for _, case in ipairs(cases) do

@@ -9,8 +9,9 @@
 //! distinct cells holding their bytes; caves carve exactly
 //! `round(fill * interior)` cells, all connected.
 
+use map::algorithm::{Kind, OptionSpec};
 use map::generate::{generate, Level, Params, DEFAULT_ITEMS, MAX_ITEMS};
-use map::grid::{Grid, Pos, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
+use map::grid::{Grid, Pos, DOOR, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
 use map::options::{Arg, MAX_CELLS, MAX_ROOMS, MAX_SEED};
 use map::reach::{self, Unreachable, UNREACHED};
 use map::rooms::DEFAULT_ROOMS;
@@ -674,5 +675,119 @@ fn reference(g: &Grid) -> Result<(), Unreachable> {
             player: g.pos(start),
             targets,
         })
+    }
+}
+
+/// A value for `spec` drawn for a property case: often a bound, else anywhere
+/// in its range (bounded where a huge value would only make a slow map).
+fn option_value(gen: &mut Gen, spec: &OptionSpec) -> Arg<'static> {
+    match spec.kind {
+        Kind::Int { min, max } => {
+            let max = max.min(min + 40);
+            Arg::Int(if gen.chance(40) {
+                gen.pick(&[min, max])
+            } else {
+                gen.range(min, max)
+            })
+        }
+        Kind::Number { min, max, open_min } => {
+            let low = if open_min {
+                min + (max - min) / 1000.0
+            } else {
+                min
+            };
+            let x = match gen.next() % 3 {
+                0 => low,
+                1 => max,
+                _ => low + (max - low) * gen.range(0, 1000) as f64 / 1000.0,
+            };
+            Arg::Float(x)
+        }
+        Kind::Bool => Arg::Bool(gen.chance(50)),
+    }
+}
+
+/// Every generator of the registry, with its options drawn from their
+/// declared ranges (bounds included), sizes from its smallest to 300 wide
+/// and seeds to ±2^53: the shared invariants (size, border, one `@` and `>`,
+/// the items, every floor cell reachable from `@`), or an error of the
+/// declared kinds only (a fill too small for `@` and `>`, too many items).
+#[test]
+fn every_generator_keeps_the_shared_invariants() {
+    let mut gen = Gen(0x5eed_0006);
+    for algorithm in map::algorithm::LIST {
+        let mut made = 0;
+        for n in 0..300 {
+            let (min_w, min_h) = (algorithm.min_width, algorithm.min_height);
+            let (w, h) = match gen.next() % 4 {
+                0 => (min_w, min_h),
+                1 => (gen.size(min_w, min_w + 3), gen.size(min_h, 200)),
+                2 => (gen.size(min_w, 300), gen.size(min_h, min_h + 3)),
+                _ => (gen.size(min_w, 120), gen.size(min_h, 60)),
+            };
+            let mut params = Params {
+                algorithm: Arg::Str(algorithm.name.as_bytes()),
+                ..Params::new(Arg::Int(w as i64), Arg::Int(h as i64), gen.seed())
+            };
+            for spec in algorithm.options {
+                if gen.chance(60) {
+                    params.set(spec.name.as_bytes(), option_value(&mut gen, spec));
+                }
+            }
+            let items = gen.range(0, 4);
+            params.set(b"items", Arg::Int(items));
+            let case = format!("{} case {n}: {params:?}", algorithm.name);
+            match generate(&params) {
+                Ok(level) => {
+                    made += 1;
+                    check_shared(&level, w, h, items as usize, &case);
+                    assert_eq!(
+                        generate(&params).as_ref(),
+                        Ok(&level),
+                        "{case}: not deterministic"
+                    );
+                }
+                Err(e) => assert!(
+                    e.contains("@ and > need at least 2") || e.starts_with("cannot place"),
+                    "{case}: {e}"
+                ),
+            }
+        }
+        assert!(
+            made >= 150,
+            "{}: only {made} of 300 cases made a map",
+            algorithm.name
+        );
+    }
+}
+
+/// What every generator promises, whatever its layout.
+fn check_shared(level: &Level, w: usize, h: usize, items: usize, case: &str) {
+    let g = &level.grid;
+    assert_eq!((g.width(), g.height()), (w, h), "{case}: dimensions");
+    for i in 0..g.cells().len() {
+        let p = g.pos(i);
+        if p.x == 1 || p.y == 1 || p.x == w || p.y == h {
+            assert_eq!(g.cells()[i], WALL, "{case}: border broken at {p:?}");
+        }
+    }
+    let count = |c: u8| g.cells().iter().filter(|&&v| v == c).count();
+    assert_eq!(
+        (count(PLAYER), count(STAIRS)),
+        (1, 1),
+        "{case}: @ and > counts"
+    );
+    assert_eq!(g.get(level.player), PLAYER, "{case}: @ position");
+    assert_eq!(g.get(level.stairs), STAIRS, "{case}: > position");
+    assert_eq!(level.items.len(), items, "{case}: item count");
+    assert_eq!(count(GOLD) + count(POTION), items, "{case}: items stacked");
+    assert_eq!(count(DOOR), level.doors.len(), "{case}: doors listed");
+    let dist = reach::distances(g, level.player);
+    for (i, &c) in g.cells().iter().enumerate() {
+        assert!(
+            c == WALL || dist[i] != UNREACHED,
+            "{case}: {:?} unreachable",
+            g.pos(i)
+        );
     }
 }

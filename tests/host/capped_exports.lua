@@ -5,6 +5,7 @@
 -- module's "map.<fn>: ..." or Lua's own), RSS must stay flat (< 5 MB per
 -- export, < 20 MB over all; a leaked reply is 1 MB or more a call) and the
 -- state must still make maps afterwards.
+-- luacheck: globals host
 package.path = arg[0]:gsub("[^/]+$", "") .. "?.lua;" .. package.path
 local t = require "lib"
 local map = require "map"

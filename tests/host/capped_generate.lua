@@ -3,6 +3,7 @@
 -- ~64 MiB, so each call must fail with a catchable "not enough memory" and
 -- leave nothing behind: RSS may not grow by more than 20 MB (it grew by
 -- 432 MB when the result leaked). Then the state still makes maps.
+-- luacheck: globals host
 package.path = arg[0]:gsub("[^/]+$", "") .. "?.lua;" .. package.path
 local t = require "lib"
 local map = require "map"

@@ -142,7 +142,8 @@ local before = t.settled_rss_kib()
 round(false)
 local after = t.settled_rss_kib()
 t.check(stats.problem == nil, tostring(stats.problem))
-t.say(string.format("%d calls failed (%d with the module's own message, e.g. %q), %d succeeded; RSS %d -> %d KiB (%+d KiB)",
+t.say(string.format(
+  "%d calls failed (%d with the module's own message, e.g. %q), %d succeeded; RSS %d -> %d KiB (%+d KiB)",
   stats.failed, stats.module_messages, tostring(stats.example), stats.succeeded, before, after, after - before))
 if not jit then
   t.check(after - before < MAX_GROWTH_KIB, string.format("RSS grew by %d KiB", after - before))
