@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' -o -name '*.lua')
 
-.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install play test-love test-browser test-host
+.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install play test-love test-browser test-host readme
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -35,7 +35,9 @@ ADDR ?= 127.0.0.1
 serve: $(BUILD)/5.1/map.so
 	PORT=$(PORT) ADDR=$(ADDR) nginx/serve.sh
 
-test: test-rust test-lua
+# The full suite: the core, the specs on both interpreters, the hostile
+# hosts, the LÖVE demo under Xvfb and the page in headless Chromium.
+test: test-rust test-lua test-host test-love test-browser
 
 test-rust:
 	$(CARGO) test --locked
@@ -72,7 +74,12 @@ lint:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(CARGO) clippy --locked --release --features lua54 --target-dir target/lua54 -- -D warnings
 	$(CARGO) clippy --locked --release --features luajit --target-dir target/luajit -- -D warnings
-	luacheck lua spec nginx bench src/lua
+	luacheck lua spec nginx bench src/lua examples tests docs
+
+# The README's algorithm reference, made from the module (docs/algorithms.lua;
+# spec/readme_spec.lua checks it is up to date).
+readme: $(BUILD)/5.4/map.so
+	LUA_CPATH_5_4='$(BUILD)/5.4/?.so' lua5.4 docs/algorithms.lua README.md
 
 clean:
 	rm -rf build target

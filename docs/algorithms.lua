@@ -33,7 +33,7 @@ local function say(line) out[#out + 1] = line end
 
 for _, name in ipairs(map.ALGORITHMS) do
   local about = map.describe(name)
-  say(("### `%s`"):format(name))
+  say(("#### `%s`"):format(name))
   say("")
   say(("%s. Smallest map: %dx%d."):format(about.doc:gsub("^%l", string.upper), about.min_width, about.min_height))
   say("")
