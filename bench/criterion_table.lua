@@ -24,6 +24,28 @@ local BENCHES = {
   { "render/1000x1000", "Grid::render, 1000x1000" },
 }
 
+-- Every algorithm at the sizes of bench/generators.lua (benches/core.rs's
+-- group `generators`), in map.ALGORITHMS order when the module loads, else
+-- in the order of the directory listing.
+local algorithms = {}
+local ok, map = pcall(require, "map")
+if ok and type(map) == "table" and map.ALGORITHMS then
+  for k, a in ipairs(map.ALGORITHMS) do algorithms[k] = a end
+else
+  local ls = io.popen('ls -1 "' .. dir .. '/generators" 2>/dev/null')
+  if ls then
+    for a in ls:lines() do
+      if a ~= "report" then algorithms[#algorithms + 1] = a end
+    end
+    ls:close()
+  end
+end
+for _, size in ipairs { "80x50", "1000x1000" } do
+  for _, a in ipairs(algorithms) do
+    BENCHES[#BENCHES + 1] = { "generators/" .. a .. "/" .. size, a .. " level (generate), " .. size }
+  end
+end
+
 print("| bench | what | median µs/op | ns/cell |")
 print("| --- | --- | ---: | ---: |")
 for _, b in ipairs(BENCHES) do

@@ -1,6 +1,7 @@
 //! Criterion benches of the core alone (no Lua): the generators, the
-//! reachability check and render, at the sizes of the Lua benchmark
-//! (bench/bench.lua). Throughput is set to the cell count, so criterion's
+//! reachability check and render, at the sizes of the Lua benchmarks
+//! (bench/bench.lua; every algorithm at 80x50 and 1000x1000 as in
+//! bench/generators.lua, group `generators`). Throughput is set to the cell count, so criterion's
 //! "thrpt" is cells per second; bench/run.sh turns the medians into ns per
 //! cell.
 //!
@@ -10,6 +11,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
+use map::algorithm;
 use map::generate::{generate, Level, Params};
 use map::grid::{Grid, WALL};
 use map::options::Arg;
@@ -62,6 +64,32 @@ fn bench_generate(c: &mut Criterion) {
     group.finish();
 }
 
+/// Every algorithm of `algorithm::LIST` with its default options, at the
+/// sizes of bench/generators.lua: `generators/<name>/<w>x<h>`. Few samples
+/// at 1000x1000 (up to about 30 ms a level), so the group stays within a
+/// minute or two.
+fn bench_generators(c: &mut Criterion) {
+    let mut group = c.benchmark_group("generators");
+    for (w, h, samples) in [(80, 50, 30), (1000, 1000, 10)] {
+        group.sample_size(samples);
+        group.throughput(Throughput::Elements((w * h) as u64));
+        for alg in algorithm::LIST {
+            group.bench_function(BenchmarkId::new(alg.name, format!("{w}x{h}")), |b| {
+                let mut seed = 0;
+                b.iter(|| {
+                    seed = seed % SEEDS + 1;
+                    let params = Params {
+                        algorithm: Arg::Str(alg.name.as_bytes()),
+                        ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(seed))
+                    };
+                    black_box(generate(&params).expect("benchmark parameters are valid"))
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 /// `reach::check` on generated 60x20 maps (all reachable, so the whole
 /// flood fill runs).
 fn bench_reachable(c: &mut Criterion) {
@@ -92,5 +120,11 @@ fn bench_render(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_generate, bench_reachable, bench_render);
+criterion_group!(
+    benches,
+    bench_generate,
+    bench_generators,
+    bench_reachable,
+    bench_render
+);
 criterion_main!(benches);

@@ -1,23 +1,16 @@
 //! What a generator is: a name, its options, and a function that carves a
-//! grid. Each generator is one file that declares an `Algorithm`; `LIST`
-//! names them all. Everything the generators share (checking options, their
+//! grid. Each generator is one file that declares an `Algorithm`; the
+//! `generators!` list in lib.rs names them all. Everything the generators share (checking options, their
 //! messages, placing `@`, `>` and items, doors, metadata) is in `generate.rs`.
 
 use crate::grid::{Grid, Pos};
 use crate::rng::Rng;
 use crate::rooms::Room;
 
-/// Every generator, in the order `map.ALGORITHMS` lists them. The first is
+/// Every generator, in the order `map.ALGORITHMS` lists them; the first is
 /// the default. Adding a generator: a new file declaring its `ALGORITHM`,
-/// plus one line here.
-pub const LIST: &[&Algorithm] = &[
-    &crate::rooms::ALGORITHM,
-    &crate::cave::ALGORITHM,
-    &crate::bsp::ALGORITHM,
-    &crate::cellular::ALGORITHM,
-    &crate::drunkard::ALGORITHM,
-    &crate::maze::ALGORITHM,
-];
+/// plus its name in `generators!` (lib.rs).
+pub const LIST: &[&Algorithm] = crate::GENERATORS;
 
 /// The generator called `name`.
 pub fn find(name: &[u8]) -> Option<&'static Algorithm> {
