@@ -5,7 +5,10 @@
 # times: /?seed=N&format=text with a new seed per request (bench/wrk_seeds.lua)
 # and /bench/constant, a location of the same server returning a constant
 # body of the same size (1220 bytes: a 60x20 text map with its final
-# newline). Prints requests/s of each (median over the rounds) and the ratio.
+# newline). That location is in nginx/bench.conf, which only this script
+# adds to the server (serve.sh's SERVER_CONF); the production config,
+# nginx/nginx.conf, does not have it. Prints requests/s of each (median over
+# the rounds) and the ratio.
 #
 # Environment: BENCH_HTTP_PORT (18089), BENCH_HTTP_SECONDS (5 per run),
 # BENCH_HTTP_ROUNDS (3), BENCH_HTTP_CONNECTIONS (16), BENCH_HTTP_THREADS (1).
@@ -41,11 +44,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-grep -q 'location = /bench/constant' nginx/nginx.conf || skip "nginx/nginx.conf has no /bench/constant location"
+grep -q 'location = /bench/constant' nginx/bench.conf || skip "nginx/bench.conf has no /bench/constant location"
 server_dir=$root/nginx
-note="nginx/nginx.conf as it is"
+note="nginx/nginx.conf plus nginx/bench.conf's /bench/constant"
 
-PORT=$PORT ADDR=127.0.0.1 LOG_DIR=$tmp/logs RUN_DIR=$tmp/run "$server_dir/serve.sh" 2>"$tmp/serve.err" &
+PORT=$PORT ADDR=127.0.0.1 LOG_DIR=$tmp/logs RUN_DIR=$tmp/run SERVER_CONF=$root/nginx/bench.conf \
+  "$server_dir/serve.sh" 2>"$tmp/serve.err" &
 server_pid=$!
 for _ in $(seq 1 50); do
   curl -fsS -o /dev/null "$BASE/bench/constant" 2>/dev/null && break

@@ -644,15 +644,29 @@ function M.respond(args, deps)
 end
 
 -- The nginx side: content_by_lua_block { require("map_server").serve(ngx) }.
+--
+-- Maps have no modification date, so If-Unmodified-Since is ignored (RFC
+-- 9110, 13.1.4): nginx's not_modified filter would answer it with 412 on any
+-- 200 without Last-Modified, so the header is cleared before the response.
+-- Requests that carry content are refused without reading it: other methods
+-- with 405, GET and HEAD with 413. nginx.conf sets no body size limit, as
+-- nginx logs its own refusal ("client intended to send too large body") at
+-- error level; the unread body is discarded (for at most lingering_time).
 function M.serve(ngx)
   local status, headers, body, log
   local method = ngx.req.get_method()
-  if method == "GET" or method == "HEAD" then
-    status, headers, body, log = M.respond(ngx.var.args, { hash = ngx.md5 })
-  else
+  local var = ngx.var
+  local content = var.http_transfer_encoding ~= nil or (tonumber(var.http_content_length) or 0) > 0
+  if var.http_if_unmodified_since ~= nil then ngx.req.clear_header("If-Unmodified-Since") end
+  if method ~= "GET" and method ~= "HEAD" then
     status, headers, body = plain(405, "method not allowed: use GET or HEAD")
     headers["Allow"] = "GET, HEAD"
+  elseif content then
+    status, headers, body = plain(413, "request content not accepted: parameters go in the query string")
+  else
+    status, headers, body, log = M.respond(var.args, { hash = ngx.md5 })
   end
+  if content then ngx.req.discard_body() end
   if log then ngx.log(ngx.ERR, "map_server: ", log) end
   ngx.status = status
   for name, value in pairs(headers) do ngx.header[name] = value end

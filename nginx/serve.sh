@@ -13,6 +13,9 @@
 #   LOG_DIR        error.log and access.log (default nginx/logs)
 #   RUN_DIR        the generated top-level config and the pid file
 #                  (default nginx/tmp/serve-$PORT)
+#   SERVER_CONF    a file of extra server-block directives to include, such
+#                  as nginx/bench.conf (bench/http.sh's constant location);
+#                  none by default
 #
 # The prefix (-p) is always nginx/, so nginx.conf finds nginx/map_server.lua
 # and build/lib/lua/5.1/map.so, and its temp files go to nginx/tmp. This
@@ -45,6 +48,14 @@ esac
 command -v "$NGINX" >/dev/null 2>&1 || fail "$NGINX not found (install nginx-light and libnginx-mod-http-lua, or set NGINX)"
 [ -f "$here/../build/lib/lua/5.1/map.so" ] || fail "build/lib/lua/5.1/map.so not found: run make first"
 
+if [ -n "${SERVER_CONF:-}" ]; then
+  [ -f "$SERVER_CONF" ] || fail "SERVER_CONF: $SERVER_CONF not found"
+  SERVER_CONF=$(cd "$(dirname "$SERVER_CONF")" && pwd)/$(basename "$SERVER_CONF")
+  case $SERVER_CONF in
+    *[!-0-9A-Za-z._/+]*) fail "SERVER_CONF must be a plain path (letters, digits, . _ - + /), got '$SERVER_CONF'" ;;
+  esac
+fi
+
 mkdir -p "$LOG_DIR" "$RUN_DIR" "$here/tmp"
 LOG_DIR=$(cd "$LOG_DIR" && pwd)
 RUN_DIR=$(cd "$RUN_DIR" && pwd)
@@ -71,6 +82,7 @@ cat >"$RUN_DIR/listen.conf" <<EOF
 # Written by nginx/serve.sh, included by nginx.conf's server block.
 listen $ADDR:$PORT;
 access_log $LOG_DIR/access.log;
+${SERVER_CONF:+include $SERVER_CONF;}
 EOF
 
 echo "serve.sh: http://$ADDR:$PORT/ ($NGINX; logs in $LOG_DIR; Ctrl-C stops)" >&2

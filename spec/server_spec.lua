@@ -864,3 +864,161 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
     assert.truthy(read_file(dir .. "/error.log"):find("%[notice%] %d+#%d+: exit\n$"))
   end)
 end)
+
+-- Issue 9's HTTP cases, on a server of their own: conditional headers nginx
+-- would answer wrongly, request content, and the bench location.
+describe("the server's answers to conditional headers and request content (issue 9)", function()
+  local dir, port, pid
+
+  local function alive(id)
+    local f = io.open("/proc/" .. id .. "/stat", "r")
+    if not f then return false end
+    local stat = f:read("*a")
+    f:close()
+    return stat:match("^%d+ %b() (%a)") ~= "Z"
+  end
+
+  -- curl's answers to requests made on one connection when it can (curl's
+  -- --next): `requests` is a list of curl arguments, one string a request.
+  -- Returns a {status=, headers=, body=} per request and how many
+  -- connections curl opened.
+  local function curl(requests)
+    local each = {}
+    for i, args in ipairs(requests) do
+      each[i] = "-sS -i --globoff --max-time 10 -w 'connects=%{num_connects}\\n' " .. args
+    end
+    local out = run("curl " .. table.concat(each, " --next ") .. " 2>&1"):gsub("HTTP/1%.1 100 Continue\r\n\r\n", "")
+    local responses, connects = {}, 0
+    for head, body, count in out:gmatch("(HTTP/[%d.]+ %d+.-)\r\n\r\n(.-)connects=(%d+)\n") do
+      local response = { status = tonumber(head:match("^HTTP/[%d.]+ (%d+)")), headers = {}, body = body }
+      for name, value in head:gmatch("\r\n([^:\r\n]+): ([^\r\n]*)") do response.headers[name:lower()] = value end
+      responses[#responses + 1] = response
+      connects = connects + tonumber(count)
+    end
+    assert(#responses == #requests, "expected " .. #requests .. " responses, got: " .. out)
+    return responses, connects
+  end
+
+  local function url(query) return shell_quote("http://127.0.0.1:" .. port .. "/" .. query) end
+  local function get(query, extra) return curl({ (extra or "") .. " " .. url(query) })[1] end
+
+  -- error.log's lines at level error or above (nginx logs at notice here).
+  local function serious_log_lines()
+    local lines = {}
+    for line in read_file(dir .. "/error.log"):gmatch("[^\n]+") do
+      if line:find("%[error%]") or line:find("%[crit%]") or line:find("%[alert%]") or line:find("%[emerg%]") then
+        lines[#lines + 1] = line
+      end
+    end
+    return lines
+  end
+
+  lazy_setup(function()
+    dir = run("mktemp -d /tmp/map-server-spec.XXXXXX"):gsub("\n$", "")
+    assert(dir:match("^/tmp/map%-server%-spec%.%w+$"), "mktemp failed: " .. dir)
+    local ready = map.generate_text(6, 5, 1) .. "\n"
+    for _ = 1, 5 do -- another port if this one is taken
+      os.remove(dir .. "/error.log")
+      port = 20000 + (math.random(0, 39999) + os.time()) % 40000
+      pid = run(string.format("cd %s && PORT=%d ADDR=127.0.0.1 NGINX=%s LOG_DIR=%s RUN_DIR=%s "
+        .. "nginx/serve.sh >%s/serve.out 2>&1 & echo $!",
+        shell_quote(ROOT), port, shell_quote(os.getenv("NGINX") or "nginx"), shell_quote(dir),
+        shell_quote(dir), shell_quote(dir))):match("^(%d+)")
+      for _ = 1, 200 do
+        if not alive(pid) then break end
+        local out = run("curl -s --max-time 2 " .. url("?seed=1&width=6&height=5&format=text"))
+        local log = io.open(dir .. "/error.log", "rb")
+        local ours = log and log:read("*a"):find("start worker process", 1, true)
+        if log then log:close() end
+        if out == ready and ours then return end
+        os.execute("sleep 0.05")
+      end
+      os.execute("kill -TERM " .. pid .. " 2>/dev/null")
+      if not read_file(dir .. "/serve.out"):find("Address already in use", 1, true) then
+        error("the server did not start: " .. read_file(dir .. "/serve.out"))
+      end
+    end
+    error("no free port found")
+  end)
+
+  lazy_teardown(function()
+    if pid and alive(pid) then
+      os.execute("kill -TERM " .. pid .. " 2>/dev/null")
+      for _ = 1, 100 do
+        if not alive(pid) then break end
+        os.execute("sleep 0.05")
+      end
+      if alive(pid) then os.execute("kill -KILL " .. pid .. " 2>/dev/null") end
+    end
+    if dir then os.execute("rm -rf " .. shell_quote(dir)) end
+  end)
+
+  it("ignores If-Unmodified-Since: maps have no modification date (RFC 9110, 13.1.4)", function()
+    for _, query in ipairs({ "?seed=7&format=text", "?seed=7&format=json", "?seed=7", "?format=text" }) do
+      local plain_get = get(query)
+      assert.are.equal(200, plain_get.status, query)
+      for _, date in ipairs({ "Sat, 01 Jan 2000 00:00:00 GMT", "Fri, 01 Jan 2100 00:00:00 GMT", "not a date" }) do
+        local response = get(query, "-H " .. shell_quote("If-Unmodified-Since: " .. date))
+        assert.are.equal(200, response.status, query .. " with If-Unmodified-Since: " .. date)
+        if query:find("seed=", 1, true) then assert.are.equal(plain_get.body, response.body, query) end
+      end
+    end
+    -- The other conditions still hold: a matching If-None-Match is a 304,
+    -- If-Unmodified-Since or not; a failing If-Match is still a 412.
+    local first = get("?seed=7&format=text")
+    local cached = get("?seed=7&format=text", "-H " .. shell_quote("If-None-Match: " .. first.headers["etag"])
+      .. " -H 'If-Unmodified-Since: Sat, 01 Jan 2000 00:00:00 GMT'")
+    assert.are.equal(304, cached.status)
+    assert.are.equal(412, get("?seed=7&format=text", "-H 'If-Match: \"stale\"'").status)
+    local matching = "-H " .. shell_quote("If-Match: " .. first.headers["etag"])
+    assert.are.equal(200, get("?seed=7&format=text", matching).status)
+  end)
+
+  it("refuses request content with a 4xx, without reading it, and keeps the connection usable", function()
+    local body = os.tmpname()
+    local f = assert(io.open(body, "wb"))
+    f:write(string.rep("a", 2048))
+    f:close()
+    local data = "--data-binary @" .. shell_quote(body)
+    local cases = {
+      { "POST", data, 405, "method not allowed: use GET or HEAD\n" },
+      { "PUT", data .. " -H 'Transfer-Encoding: chunked'", 405, "method not allowed: use GET or HEAD\n" },
+      { "GET", data, 413, "request content not accepted: parameters go in the query string\n" },
+      { "GET", data .. " -H 'Transfer-Encoding: chunked'", 413,
+        "request content not accepted: parameters go in the query string\n" },
+      { "GET", "--data-binary x", 413, "request content not accepted: parameters go in the query string\n" },
+    }
+    for _, case in ipairs(cases) do
+      local method, extra, status, message = case[1], case[2], case[3], case[4]
+      local what = method .. " " .. extra
+      -- The refused request, then a GET on the same connection.
+      local responses, connects = curl({ "-X " .. method .. " " .. extra .. " " .. url("?seed=1&format=text"),
+        url("?seed=2&format=text") })
+      assert.are.equal(2, #responses, what)
+      assert.are.equal(status, responses[1].status, what)
+      assert.are.equal(message, responses[1].body, what)
+      assert.are.equal("text/plain; charset=utf-8", responses[1].headers["content-type"], what)
+      if status == 405 then assert.are.equal("GET, HEAD", responses[1].headers["allow"], what) end
+      assert.are.equal(200, responses[2].status, what)
+      assert.are.equal(map.generate_text(60, 20, 2) .. "\n", responses[2].body, what)
+      assert.are.equal(1, connects, what .. ": the connection was not kept alive")
+    end
+    os.remove(body)
+    -- Content announced but never sent: refused at once all the same.
+    local announced = get("?seed=1", "-X POST -H 'Content-Length: 1000000000' --data-binary x")
+    assert.are.equal(405, announced.status)
+    -- Content-Length: 0 is no content.
+    assert.are.equal(200, get("?seed=1&format=text", "-H 'Content-Length: 0'").status)
+    -- Other paths answer 404 whatever they are sent.
+    assert.are.equal(404, get("nope", data).status)
+    assert.are.same({}, serious_log_lines())
+  end)
+
+  it("serves the maps only: /bench/constant is in bench/http.sh's config, not this one", function()
+    assert.are.equal(404, get("bench/constant").status)
+    local conf = read_file("nginx/nginx.conf")
+    assert.is_nil(conf:find("/bench/", 1, true))
+    assert.truthy(read_file("nginx/bench.conf"):find("location = /bench/constant", 1, true))
+    assert.are.same({}, serious_log_lines())
+  end)
+end)

@@ -389,7 +389,10 @@ fn request<'a>(u: &mut Unstructured<'a>) -> Result<Vec<Set<'a>>> {
             b"seed",
             Arg::Int(*u.choose(&[MAX_SEED, -MAX_SEED, MAX_SEED + 1, -MAX_SEED - 1])?),
         )),
-        3 => sets.push((b"seed", Arg::Float(u.int_in_range(-MAX_SEED..=MAX_SEED)? as f64))),
+        3 => sets.push((
+            b"seed",
+            Arg::Float(u.int_in_range(-MAX_SEED..=MAX_SEED)? as f64),
+        )),
         4..=8 => sets.push((b"seed", Arg::Int(u.int_in_range(-1000..=1000)?))),
         _ => sets.push((b"seed", Arg::Int(u.int_in_range(-MAX_SEED..=MAX_SEED)?))),
     }
@@ -889,7 +892,11 @@ fn check_level(level: &Level, x: &Expect, params: &Params) {
         let s = g.index(level.stairs);
         for (i, &c) in g.cells().iter().enumerate() {
             if c != WALL {
-                assert!(dist[i] <= dist[s], "{:?} farther than >: {params:?}", g.pos(i));
+                assert!(
+                    dist[i] <= dist[s],
+                    "{:?} farther than >: {params:?}",
+                    g.pos(i)
+                );
                 assert!(i >= s || dist[i] < dist[s], "{:?} ties > earlier", g.pos(i));
             }
         }
@@ -987,7 +994,10 @@ fn check_rooms(level: &Level, x: &Expect, dist: &[u32], params: &Params) {
                     || r.y + r.h < other.y
                     || other.y + other.h < r.y;
                 assert!(apart, "{r:?} and {other:?} share a cell or touch");
-                assert!(!r.crowds(other) && !other.crowds(r), "{r:?} crowds {other:?}");
+                assert!(
+                    !r.crowds(other) && !other.crowds(r),
+                    "{r:?} crowds {other:?}"
+                );
             }
         }
     }
@@ -1027,7 +1037,11 @@ fn check_rooms(level: &Level, x: &Expect, dist: &[u32], params: &Params) {
         assert_ne!(paint[s], 0, "> outside the rooms: {params:?}");
         for (i, &id) in paint.iter().enumerate() {
             if id != 0 {
-                assert!(dist[i] <= dist[s], "{:?} farther than >: {params:?}", g.pos(i));
+                assert!(
+                    dist[i] <= dist[s],
+                    "{:?} farther than >: {params:?}",
+                    g.pos(i)
+                );
                 assert!(i >= s || dist[i] < dist[s], "{:?} ties > earlier", g.pos(i));
             }
         }
@@ -1227,7 +1241,13 @@ fn fuzz_grid(u: &mut Unstructured) -> Result<()> {
                 w: seed as usize,
                 h: 0,
             }],
-            doors: vec![start, Pos { x: 0, y: usize::MAX }],
+            doors: vec![
+                start,
+                Pos {
+                    x: 0,
+                    y: usize::MAX,
+                },
+            ],
             player: start,
             stairs: Pos {
                 x: usize::MAX,
