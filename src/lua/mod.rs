@@ -281,13 +281,14 @@ unsafe fn push_protected(state: *mut lua_State, name: &str, reply: Reply) -> c_i
     if status == ffi::LUA_OK {
         return ffi::lua_gettop(state) - base;
     }
-    let why = if status == ffi::LUA_ERRMEM {
-        "not enough memory for the result".to_string()
+    // Only `message` may be alive here: `raise` frees it before it jumps.
+    let message = if status == ffi::LUA_ERRMEM {
+        format!("{name}: not enough memory for the result")
     } else {
-        stack::message(state)
+        format!("{name}: {}", stack::message(state))
     };
     ffi::lua_settop(state, base);
-    raise(state, format!("{name}: {why}"))
+    raise(state, message)
 }
 
 /// The protected part of `push_protected`: its one argument points to the
@@ -335,10 +336,21 @@ unsafe fn run(
     }
 }
 
-/// Raises `message` as a Lua string error. The message is copied onto the
-/// Lua stack and freed before `lua_error` jumps, so nothing leaks.
+/// The longest message `raise` passes on; messages cut long values to 40
+/// bytes, so only a bug would make one longer.
+const MESSAGE_BYTES: usize = 1024;
+
+/// Raises `message` as a Lua string error. It is moved into a buffer on the
+/// C stack and the `String` freed first: pushing it may itself fail (Lua out
+/// of memory) and jump, and then nothing may be left on the heap.
 unsafe fn raise(state: *mut lua_State, message: String) -> ! {
-    ffi::lua_pushlstring(state, message.as_ptr().cast(), message.len());
+    let mut buffer = [0u8; MESSAGE_BYTES];
+    let mut len = message.len().min(MESSAGE_BYTES);
+    while !message.is_char_boundary(len) {
+        len -= 1;
+    }
+    buffer[..len].copy_from_slice(&message.as_bytes()[..len]);
     drop(message);
+    ffi::lua_pushlstring(state, buffer.as_ptr().cast(), len);
     ffi::lua_error(state)
 }
