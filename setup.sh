@@ -8,7 +8,8 @@ apt-get update -qq
 # luajit2 is OpenResty's LuaJIT branch: the nginx Lua module needs it, and it
 # conflicts with Debian's plain `luajit` package. love (LÖVE 11, for the demo
 # in examples/love/) comes after it, so that it uses libluajit2; xvfb and xauth
-# run the demo headless (`make test-love`).
+# run the demo headless (`make test-love`); chromium tests the page
+# (`make test-browser`).
 apt-get install -y -qq --no-install-recommends \
   make gcc pkg-config ca-certificates \
   lua5.4 liblua5.4-dev luajit2 libluajit2-5.1-dev \
