@@ -173,6 +173,9 @@ pub fn chosen(arg: Arg) -> Result<&'static Algorithm, String> {
 /// An error naming the first option given (in registry order) that only
 /// other algorithms take.
 fn foreign_options(algorithm: &Algorithm, params: &Params) -> Result<(), String> {
+    if params.options.is_empty() {
+        return Ok(());
+    }
     let takes = |name: &str| name == ITEMS.name || algorithm.options.iter().any(|o| o.name == name);
     if let Some(name) =
         all_options().find(|&n| !takes(n) && params.options.iter().any(|&(g, _)| g == n))
@@ -204,7 +207,7 @@ fn and_list(words: &[String]) -> String {
 /// value given or its default.
 fn checked(algorithm: &Algorithm, given: &Params, shorter_side: usize) -> Result<Options, String> {
     let specs = algorithm.options.iter().chain([&ITEMS]);
-    let mut values = Vec::new();
+    let mut values = Vec::with_capacity(algorithm.options.len() + 1);
     for spec in specs {
         let arg = given.option(spec.name);
         let value = match arg {

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use map::algorithm::LIST;
-use map::generate::{generate, Params};
+use map::generate::{self, generate, Params};
 use map::options::Arg;
 use map::{distance, fov, json, memory, path, reach};
 
@@ -139,5 +139,37 @@ fn the_toolkit_stays_within_its_bound() {
             );
             assert!(peak <= bound, "{name} {w}x{h}: {peak} > {bound}");
         }
+    }
+}
+
+/// The most items and rooms on the smallest maps that hold them: the lists
+/// (and their JSON) must fit the fixed part of the bound.
+#[test]
+fn the_longest_lists_stay_within_the_bound() {
+    let cases = [
+        Params {
+            algorithm: Arg::Str(b"cave"),
+            ..Params::new(Arg::Int(120), Arg::Int(100), Arg::Int(1))
+        }
+        .with(b"fill", Arg::Int(1))
+        .with(b"items", Arg::Int(generate::MAX_ITEMS)),
+        Params::new(Arg::Int(1000), Arg::Int(400), Arg::Int(1))
+            .with(b"rooms", Arg::Int(10_000))
+            .with(b"items", Arg::Int(generate::MAX_ITEMS)),
+    ];
+    for params in cases {
+        let (level, peak) = peak_of(|| generate(&params).unwrap());
+        let (_, json_peak) = peak_of(|| json::level(&level));
+        let cells = level.grid.cells().len();
+        let bound = memory::bound_generate(cells);
+        println!(
+            "{} {}x{}, {} rooms, {} items: generate {peak}, json {json_peak}, bound {bound}",
+            level.algorithm,
+            level.grid.width(),
+            level.grid.height(),
+            level.rooms.len(),
+            level.items.len()
+        );
+        assert!(peak <= bound && json_peak <= bound, "{params:?}");
     }
 }
