@@ -134,3 +134,52 @@ impl Options {
         matches!(self.get(name), Some(Value::Bool(true)))
     }
 }
+
+/// What the generators' own tests share: the contract of `carve`.
+#[cfg(test)]
+pub mod testing {
+    use super::{Layout, Options};
+    use crate::grid::{Grid, FLOOR, WALL};
+    use crate::reach::{distances, UNREACHED};
+    use crate::rng::Rng;
+
+    /// `carve` run on a solid `w` x `h` grid.
+    pub fn run(
+        carve: fn(&mut Grid, &Options, &mut Rng) -> Result<Layout, String>,
+        (w, h): (usize, usize),
+        seed: i64,
+        options: &Options,
+    ) -> (Grid, Layout) {
+        let mut grid = Grid::new(w, h, WALL);
+        let layout = carve(&mut grid, options, &mut Rng::new(seed)).expect("carves");
+        (grid, layout)
+    }
+
+    /// The contract every `carve` keeps: only `.` and `#`, the border whole,
+    /// at least 2 floor cells, `@` on the floor and every floor cell
+    /// reachable from it.
+    pub fn check_contract(grid: &Grid, layout: &Layout) {
+        let (w, h) = (grid.width(), grid.height());
+        let cells = grid.cells();
+        assert!(
+            cells.iter().all(|&c| c == FLOOR || c == WALL),
+            "not only . and #"
+        );
+        for (i, &c) in cells.iter().enumerate() {
+            let p = grid.pos(i);
+            if p.x == 1 || p.y == 1 || p.x == w || p.y == h {
+                assert_eq!(c, WALL, "border broken at {p:?}");
+            }
+        }
+        assert!(
+            cells.iter().filter(|&&c| c == FLOOR).count() >= 2,
+            "fewer than 2 floor cells"
+        );
+        assert_eq!(grid.get(layout.player), FLOOR, "@ not on the floor");
+        let dist = distances(grid, layout.player);
+        assert!(
+            (0..cells.len()).all(|i| cells[i] != FLOOR || dist[i] != UNREACHED),
+            "unreachable floor"
+        );
+    }
+}

@@ -378,8 +378,8 @@ fn nearest_in_row(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithm::testing;
     use crate::algorithm::Value;
-    use crate::reach::{distances, UNREACHED};
 
     fn options(probability: f64, generations: i64) -> Options {
         Options::new(vec![
@@ -389,31 +389,15 @@ mod tests {
     }
 
     fn run(w: usize, h: usize, seed: i64, options: &Options) -> (Grid, Layout) {
-        let mut grid = Grid::new(w, h, WALL);
-        let layout = carve(&mut grid, options, &mut Rng::new(seed)).expect("carves");
-        (grid, layout)
+        testing::run(carve, (w, h), seed, options)
     }
 
     /// The contract: size kept, border whole, only `.` and `#`, at least 2
     /// floor cells, all reachable from `@`, which is on the floor.
     fn check(grid: &Grid, layout: &Layout, w: usize, h: usize) {
         assert_eq!((grid.width(), grid.height()), (w, h));
-        let cells = grid.cells();
-        assert!(cells.iter().all(|&c| c == FLOOR || c == WALL));
-        for (i, &c) in cells.iter().enumerate() {
-            let p = grid.pos(i);
-            if p.x == 1 || p.y == 1 || p.x == w || p.y == h {
-                assert_eq!(c, WALL, "border broken at {p:?}");
-            }
-        }
-        assert!(cells.iter().filter(|&&c| c == FLOOR).count() >= 2);
-        assert_eq!(grid.get(layout.player), FLOOR);
+        testing::check_contract(grid, layout);
         assert!(layout.stairs.is_none());
-        let dist = distances(grid, layout.player);
-        assert!(
-            (0..cells.len()).all(|i| cells[i] != FLOOR || dist[i] != UNREACHED),
-            "unreachable floor"
-        );
     }
 
     #[test]

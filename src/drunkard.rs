@@ -245,8 +245,8 @@ impl Directions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithm::testing;
     use crate::algorithm::Value;
-    use crate::reach::{distances, UNREACHED};
 
     fn options(fill: f64, lifetime: i64) -> Options {
         Options::new(vec![
@@ -256,25 +256,15 @@ mod tests {
     }
 
     fn run(w: usize, h: usize, seed: i64, options: &Options) -> (Grid, Layout) {
-        let mut grid = Grid::new(w, h, WALL);
-        let layout = carve(&mut grid, options, &mut Rng::new(seed)).expect("carves");
-        (grid, layout)
+        testing::run(carve, (w, h), seed, options)
     }
 
     /// The contract, and exactly `target` cells carved.
     fn check(grid: &Grid, layout: &Layout, w: usize, h: usize, fill: f64) {
         assert_eq!((grid.width(), grid.height()), (w, h));
-        let cells = grid.cells();
-        assert!(cells.iter().all(|&c| c == FLOOR || c == WALL));
-        for (i, &c) in cells.iter().enumerate() {
-            let p = grid.pos(i);
-            if p.x == 1 || p.y == 1 || p.x == w || p.y == h {
-                assert_eq!(c, WALL, "border broken at {p:?}");
-            }
-        }
-        let floor = cells.iter().filter(|&&c| c == FLOOR).count();
+        testing::check_contract(grid, layout);
+        let floor = grid.cells().iter().filter(|&&c| c == FLOOR).count();
         assert_eq!(Ok(floor), fill_target(fill, w, h), "carved count");
-        assert!(floor >= 2);
         assert_eq!(
             layout.player,
             Pos {
@@ -282,13 +272,7 @@ mod tests {
                 y: h.div_ceil(2)
             }
         );
-        assert_eq!(grid.get(layout.player), FLOOR);
         assert!(layout.stairs.is_none());
-        let dist = distances(grid, layout.player);
-        assert!(
-            (0..cells.len()).all(|i| cells[i] != FLOOR || dist[i] != UNREACHED),
-            "unreachable floor"
-        );
     }
 
     #[test]

@@ -262,13 +262,12 @@ impl Lattice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithm::testing;
     use crate::algorithm::Value;
-    use crate::reach::{distances, UNREACHED};
 
     fn run(w: usize, h: usize, seed: i64, braid: f64) -> Grid {
-        let mut grid = Grid::new(w, h, WALL);
         let options = Options::new(vec![("braid", Value::Number(braid))]);
-        let layout = carve(&mut grid, &options, &mut Rng::new(seed)).expect("carves");
+        let (grid, layout) = testing::run(carve, (w, h), seed, &options);
         check(&grid, &layout, w, h);
         grid
     }
@@ -294,12 +293,7 @@ mod tests {
                 assert_eq!(c, FLOOR, "lattice cell {p:?} not carved");
             }
         }
-        assert!(cells.iter().filter(|&&c| c == FLOOR).count() >= 2);
-        let dist = distances(grid, layout.player);
-        assert!(
-            (0..cells.len()).all(|i| cells[i] != FLOOR || dist[i] != UNREACHED),
-            "unreachable floor"
-        );
+        testing::check_contract(grid, layout);
     }
 
     fn is_lattice(p: Pos) -> bool {
