@@ -29,87 +29,20 @@ local map = require "map"
 local B = require "baseline"
 
 local clock = os.clock
-local floor = math.floor
 
 local INTERP = jit and "luajit" or "lua5.4"
 local VERSION = jit and jit.version or _VERSION
-local ROUNDS = tonumber(os.getenv("BENCH_ROUNDS")) or 7
-local HEAVY_ROUNDS = tonumber(os.getenv("BENCH_HEAVY_ROUNDS")) or 5
-local ROUND_S = tonumber(os.getenv("BENCH_ROUND_S")) or 0.2
-local WARMUP_S = ROUND_S
-local ONLY = os.getenv("BENCH_ONLY")
+-- The timing method (CPU-time medians of interleaved rounds after warm-up)
+-- and its settings are bench/measure.lua's, shared with the other scripts.
+local measure_ = require "measure"
+local ROUNDS, HEAVY_ROUNDS, ROUND_S = measure_.ROUNDS, measure_.HEAVY_ROUNDS, measure_.ROUND_S
+local wanted, measure, fmt_us, fmt_ratio = measure_.wanted, measure_.measure, measure_.fmt_us, measure_.fmt_ratio
 local SEEDS = 100
-
-local function wanted(id)
-  if not ONLY then return true end
-  for w in ONLY:gmatch("[^,%s]+") do
-    if w == id then return true end
-  end
-  return false
-end
 
 local function seed(i) return (i - 1) % SEEDS + 1 end
 
--- Every operation returns a number (a length, a flag) added here, so that
--- LuaJIT cannot drop the work as dead.
-local sink = 0
-
-local function timed(fn, first, n)
-  collectgarbage("collect")
-  local t0 = clock()
-  for i = first, first + n - 1 do sink = sink + fn(i) end
-  return clock() - t0
-end
-
-local function median(xs)
-  local s = {}
-  for i = 1, #xs do s[i] = xs[i] end
-  table.sort(s)
-  local n = #s
-  if n % 2 == 1 then return s[(n + 1) / 2] end
-  return (s[n / 2] + s[n / 2 + 1]) / 2
-end
-
--- Runs the variants of one workload in turn and returns {name = µs per op}.
-local function measure(variants, rounds)
-  local plan = {}
-  for k, v in ipairs(variants) do
-    -- Warm-up, doubling until WARMUP_S is spent; estimates the time per op.
-    local n, spent, ops = 1, 0, 0
-    while spent < WARMUP_S do
-      spent = spent + timed(v.fn, ops + 1, n)
-      ops = ops + n
-      n = n * 2
-    end
-    local per_op = spent / ops
-    plan[k] = { name = v.name, fn = v.fn, n = math.max(1, floor(ROUND_S / per_op + 0.5)), times = {} }
-  end
-  for r = 1, rounds do
-    for _, p in ipairs(plan) do
-      p.times[r] = timed(p.fn, (r - 1) * p.n + 1, p.n) / p.n * 1e6
-    end
-  end
-  local out = {}
-  for _, p in ipairs(plan) do
-    out[p.name] = median(p.times)
-    out[p.name .. "#n"] = p.n
-  end
-  return out
-end
-
 local function out(fmt, ...) io.write(string.format(fmt, ...), "\n") end
 
-local function fmt_us(us)
-  if not us then return "—" end
-  if us >= 1000 then return string.format("%.0f", us) end
-  if us >= 10 then return string.format("%.1f", us) end
-  return string.format("%.2f", us)
-end
-
-local function fmt_ratio(r)
-  if not r then return "—" end
-  return string.format("%.2fx", r)
-end
 
 ---------------------------------------------------------------------------
 -- Floors: the fastest way to build and read back a table of rows.
@@ -310,4 +243,4 @@ if #breakdown > 0 then
   end
   out("")
 end
-out("(%s: %.0f s of CPU for this table; sink %d)", INTERP, elapsed, sink % 1000)
+out("(%s: %.0f s of CPU for this table; sink %d)", INTERP, elapsed, measure_.sink() % 1000)
