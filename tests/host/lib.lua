@@ -69,6 +69,29 @@ end
 -- repeat, with a collection between them, until one grabs less than 1 MiB:
 -- a collection gives back buffers (LuaJIT's string buffer keeps the size of
 -- the largest string.rep until then).
+-- One call of every export on side x side maps: {name, function, arguments,
+-- algorithm} for new_map, render, reachable, fov, distances and path on an
+-- open map, and the three generate exports for every algorithm.
+function M.every_export(map, side)
+  local open = M.aliased_map(side, side, ".")
+  local half = math.floor(side / 2)
+  local cases = {
+    { "map.new_map", map.new_map, { side, side } },
+    { "map.render", map.render, { open } },
+    { "map.reachable", map.reachable, { open } },
+    { "map.fov", map.fov, { open, half, half } },
+    { "map.distances", map.distances, { open, { x = 1, y = 1 } } },
+    { "map.path", map.path, { open, 1, 1, side, side } },
+  }
+  for _, algorithm in ipairs(map.ALGORITHMS) do
+    local options = { width = side, height = side, seed = 1, algorithm = algorithm }
+    cases[#cases + 1] = { "map.generate", map.generate, { options }, algorithm }
+    cases[#cases + 1] = { "map.generate_text", map.generate_text, { options }, algorithm }
+    cases[#cases + 1] = { "map.generate_json", map.generate_json, { options }, algorithm }
+  end
+  return cases
+end
+
 function M.fill_heap(reserve)
   local kept, bytes, n = {}, 0, 0
   for i = 1, 65536 do kept[i] = false end -- sized now: storing must not allocate

@@ -12,21 +12,7 @@ local map = require "map"
 
 local MAX_GROWTH_KIB = 20 * 1024
 local expected = map.generate_text(60, 20, 42)
-local floor = t.aliased_map(2000, 2000, ".")
-local cases = {
-  { "map.new_map", map.new_map, { 2000, 2000 } },
-  { "map.render", map.render, { floor } },
-  { "map.reachable", map.reachable, { floor } },
-  { "map.fov", map.fov, { floor, 1000, 1000 } },
-  { "map.distances", map.distances, { floor, { x = 1, y = 1 } } },
-  { "map.path", map.path, { floor, 1, 1, 2000, 2000 } },
-}
-for _, algorithm in ipairs(map.ALGORITHMS) do
-  local options = { width = 2000, height = 2000, seed = 1, algorithm = algorithm }
-  cases[#cases + 1] = { "map.generate", map.generate, { options }, algorithm }
-  cases[#cases + 1] = { "map.generate_text", map.generate_text, { options }, algorithm }
-  cases[#cases + 1] = { "map.generate_json", map.generate_json, { options }, algorithm }
-end
+local cases = t.every_export(map, 2000)
 local unpack = table.unpack or unpack
 -- Results are stored in tables sized before the heap is full.
 local oks, errs = {}, {}

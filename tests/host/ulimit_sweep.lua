@@ -11,21 +11,7 @@ local map = require "map"
 
 local MIB = 1024 * 1024
 local HEADROOMS = { 0, 1, 4, 16, 64 }
-local floor = t.aliased_map(1000, 1000, ".")
-local cases = {
-  { "map.new_map", map.new_map, { 1000, 1000 } },
-  { "map.render", map.render, { floor } },
-  { "map.reachable", map.reachable, { floor } },
-  { "map.fov", map.fov, { floor, 500, 500 } },
-  { "map.distances", map.distances, { floor, { x = 1, y = 1 } } },
-  { "map.path", map.path, { floor, 1, 1, 1000, 1000 } },
-}
-for _, algorithm in ipairs(map.ALGORITHMS) do
-  local options = { width = 1000, height = 1000, seed = 1, algorithm = algorithm }
-  cases[#cases + 1] = { "map.generate", map.generate, { options }, algorithm }
-  cases[#cases + 1] = { "map.generate_text", map.generate_text, { options }, algorithm }
-  cases[#cases + 1] = { "map.generate_json", map.generate_json, { options }, algorithm }
-end
+local cases = t.every_export(map, 1000)
 local unpack = table.unpack or unpack
 local oks, errs = {}, {}
 for i = 1, #cases do oks[i], errs[i] = false, false end
