@@ -243,7 +243,7 @@ fn walk(args: &Args, index: c_int) -> Result<Walk, String> {
                 type_of(value)
             ));
         }
-        let costs = args.with_field(index, Key::Name("cost"), |a, top| cost_table(a, top))?;
+        let costs = args.with_field(index, Key::Name("cost"), cost_table)?;
         walk.cost = Some(Box::new(costs));
     }
     Ok(walk)
