@@ -304,6 +304,83 @@ describe("maps that are not maps", function()
   end)
 end)
 
+describe("the toolkit against hostile arguments", function()
+  local open = { { ".", ".", "." }, { ".", "@", "." }, { ".", ".", "." } }
+  -- Each toolkit function, called with the map `m`, then `args`.
+  local calls = {
+    fov = function(m, ...) return map.fov(m, ...) end,
+    distances = function(m) return map.distances(m, { x = 1, y = 1 }) end,
+    path = function(m) return map.path(m, 1, 1, 1, 1) end,
+  }
+
+  it("fov, distances and path name what is wrong with a map, as render does", function()
+    local bad = {
+      { nil, "map must be a table of rows, got nil" }, { "##", "map must be a table of rows, got string" },
+      { {}, "map has no rows" }, { trap(), "map has no rows" }, { { [1e9] = {} }, "map has no rows" },
+      { { "##" }, "row 1 must be a table, got string" }, { { {} }, "row 1 is empty" },
+      { { { "#", 7 } }, "cell [1][2] must be a one-character string, got number" },
+      { { { "#", "#" }, { "#" } }, "row 2 has 1 cells, row 1 has 2" },
+    }
+    for name, call in pairs(calls) do
+      for _, case in ipairs(bad) do
+        fails(("map.%s: %s"):format(name, case[2]), call, case[1], 1, 1)
+      end
+    end
+    local wide = {}
+    for x = 1, 2001 do wide[x] = "." end
+    local rows = {}
+    for y = 1, 2000 do rows[y] = wide end
+    for name, call in pairs(calls) do
+      fails(("map.%s: map has more than 4000000 cells (2001x2000)"):format(name), call, rows, 1, 1)
+    end
+  end)
+
+  it("refuse every bad coordinate and radius", function()
+    for _, case in ipairs(BAD_NUMBERS) do
+      local value, shown = case[1], case[2]
+      if value ~= nil then
+        fails("map.fov: x must be an integer from 1 to 3, got " .. shown, map.fov, open, value, 1)
+        fails("map.fov: y must be an integer from 1 to 3, got " .. shown, map.fov, open, 1, value)
+        fails("map.path: x2 must be an integer from 1 to 3, got " .. shown, map.path, open, 1, 1, value, 1)
+        fails("map.distances: sources.x must be an integer from 1 to 3, got " .. shown,
+          map.distances, open, { x = value, y = 1 })
+        if shown ~= "0" then
+          fails("map.fov: radius must be an integer >= 0, got " .. shown, map.fov, open, 1, 1, value)
+        end
+      end
+    end
+    for _, huge in ipairs(HUGE) do
+      fails("map.fov: x must be an integer from 1 to 3", map.fov, open, huge, 1)
+      assert.is_table(map.fov(open, 2, 2, huge)) -- any radius >= 0 is valid: no limit
+    end
+  end)
+
+  it("refuse bad options and sources, reading them raw", function()
+    fails("map.fov: options must be a table, got string", map.fov, open, 1, 1, 2, "#")
+    fails("map.fov: opaque must be a string of characters, got boolean", map.fov, open, 1, 1, nil, { opaque = true })
+    fails('map.fov: unknown option "radius"', map.fov, open, 1, 1, nil, { radius = 2 })
+    fails("map.distances: sources must be a position {x=, y=} or a non-empty array of them, got function",
+      map.distances, open, print)
+    fails("map.distances: sources[2] must be a position {x=, y=}, got number", map.distances, open, { { x = 1, y = 1 }, 5 })
+    fails("map.distances: diagonal must be a boolean, got string", map.distances, open, { x = 1, y = 1 }, { diagonal = "yes" })
+    fails("map.path: cost must be a table from characters to integers, got number", map.path, open, 1, 1, 3, 3, { cost = 1 })
+    fails("map.path: cost keys must be one-character strings, got string", map.path, open, 1, 1, 3, 3,
+      { cost = { [".."] = 2 } })
+    for _, case in ipairs({ { 0, "0" }, { -1, "-1" }, { 0.5, "0.5" }, { 0 / 0, "nan" }, { 2 ^ 31, "2147483648" } }) do
+      fails('map.distances: cost["."] must be an integer from 1 to 1073741824, got ' .. case[2],
+        map.distances, open, { x = 1, y = 1 }, { cost = { ["."] = case[1] } })
+    end
+    -- Traps are read raw: no metamethod runs, and an empty trap is empty.
+    assert.is_table(map.fov(open, 2, 2, nil, trap()))
+    assert.is_table(map.distances(open, { x = 1, y = 1 }, trap()))
+    fails("map.distances: sources must be a position {x=, y=} or a non-empty array of them, got an empty table",
+      map.distances, open, trap())
+    fails("map.fov: expected at most 5 arguments, got 6", map.fov, open, 1, 1, 1, {}, 1)
+    fails("map.distances: expected at most 3 arguments, got 4", map.distances, open, { x = 1, y = 1 }, {}, 1)
+    fails("map.path: expected at most 6 arguments, got 7", map.path, open, 1, 1, 1, 1, {}, 1)
+  end)
+end)
+
 describe("a panic inside the module", function()
   it("surfaces as a Lua error and the interpreter keeps running", function()
     for _ = 1, 3 do
