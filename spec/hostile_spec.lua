@@ -357,13 +357,17 @@ describe("the toolkit against hostile arguments", function()
 
   it("refuse bad options and sources, reading them raw", function()
     fails("map.fov: options must be a table, got string", map.fov, open, 1, 1, 2, "#")
-    fails("map.fov: opaque must be a string of characters, got boolean", map.fov, open, 1, 1, nil, { opaque = true })
+    fails("map.fov: opaque must be a string of characters, got boolean",
+      map.fov, open, 1, 1, nil, { opaque = true })
     fails('map.fov: unknown option "radius"', map.fov, open, 1, 1, nil, { radius = 2 })
     fails("map.distances: sources must be a position {x=, y=} or a non-empty array of them, got function",
       map.distances, open, print)
-    fails("map.distances: sources[2] must be a position {x=, y=}, got number", map.distances, open, { { x = 1, y = 1 }, 5 })
-    fails("map.distances: diagonal must be a boolean, got string", map.distances, open, { x = 1, y = 1 }, { diagonal = "yes" })
-    fails("map.path: cost must be a table from characters to integers, got number", map.path, open, 1, 1, 3, 3, { cost = 1 })
+    fails("map.distances: sources[2] must be a position {x=, y=}, got number",
+      map.distances, open, { { x = 1, y = 1 }, 5 })
+    fails("map.distances: diagonal must be a boolean, got string",
+      map.distances, open, { x = 1, y = 1 }, { diagonal = "yes" })
+    fails("map.path: cost must be a table from characters to integers, got number",
+      map.path, open, 1, 1, 3, 3, { cost = 1 })
     fails("map.path: cost keys must be one-character strings, got string", map.path, open, 1, 1, 3, 3,
       { cost = { [".."] = 2 } })
     for _, case in ipairs({ { 0, "0" }, { -1, "-1" }, { 0.5, "0.5" }, { 0 / 0, "nan" }, { 2 ^ 31, "2147483648" } }) do
