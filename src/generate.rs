@@ -112,7 +112,9 @@ pub fn all_options() -> impl Iterator<Item = &'static str> {
     let mut seen: Vec<&str> = Vec::new();
     names.filter(move |n| {
         let new = !seen.contains(n);
-        seen.push(n);
+        if new {
+            seen.push(n);
+        }
         new
     })
 }
@@ -165,8 +167,7 @@ pub fn chosen(arg: Arg) -> Result<&'static Algorithm, String> {
     }
     .ok_or_else(|| {
         let names: Vec<String> = LIST.iter().map(|a| format!("\"{}\"", a.name)).collect();
-        let (last, rest) = names.split_last().expect("at least one algorithm");
-        format!("algorithm must be {} or {last}, got {arg}", rest.join(", "))
+        format!("algorithm must be {}, got {arg}", listed(&names, "or"))
     })
 }
 
@@ -188,16 +189,18 @@ fn foreign_options(algorithm: &Algorithm, params: &Params) -> Result<(), String>
         let s = if owners.len() == 1 { "" } else { "s" };
         return Err(format!(
             "option {name} applies only to algorithm{s} {}",
-            and_list(&owners)
+            listed(&owners, "and")
         ));
     }
     Ok(())
 }
 
-/// "a", "a and b", "a, b and c".
-fn and_list(words: &[String]) -> String {
+/// "a", "a and b", "a, b and c" (or another conjunction).
+fn listed(words: &[String], conjunction: &str) -> String {
     match words.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, rest)) if !rest.is_empty() => {
+            format!("{} {conjunction} {last}", rest.join(", "))
+        }
         Some((last, _)) => last.clone(),
         None => String::new(),
     }
