@@ -868,15 +868,7 @@ end)
 -- Issue 9's HTTP cases, on a server of their own: conditional headers nginx
 -- would answer wrongly, request content, and the bench location.
 describe("the server's answers to conditional headers and request content (issue 9)", function()
-  local dir, port, pid
-
-  local function alive(id)
-    local f = io.open("/proc/" .. id .. "/stat", "r")
-    if not f then return false end
-    local stat = f:read("*a")
-    f:close()
-    return stat:match("^%d+ %b() (%a)") ~= "Z"
-  end
+  local nginx -- support.start_server's
 
   -- curl's answers to requests made on one connection when it can (curl's
   -- --next): `requests` is a list of curl arguments, one string a request.
@@ -899,13 +891,13 @@ describe("the server's answers to conditional headers and request content (issue
     return responses, connects
   end
 
-  local function url(query) return shell_quote("http://127.0.0.1:" .. port .. "/" .. query) end
+  local function url(query) return shell_quote(nginx.url .. query) end
   local function get(query, extra) return curl({ (extra or "") .. " " .. url(query) })[1] end
 
   -- error.log's lines at level error or above (nginx logs at notice here).
   local function serious_log_lines()
     local lines = {}
-    for line in read_file(dir .. "/error.log"):gmatch("[^\n]+") do
+    for line in read_file(nginx.dir .. "/error.log"):gmatch("[^\n]+") do
       if line:find("%[error%]") or line:find("%[crit%]") or line:find("%[alert%]") or line:find("%[emerg%]") then
         lines[#lines + 1] = line
       end
@@ -914,43 +906,11 @@ describe("the server's answers to conditional headers and request content (issue
   end
 
   lazy_setup(function()
-    dir = run("mktemp -d /tmp/map-server-spec.XXXXXX"):gsub("\n$", "")
-    assert(dir:match("^/tmp/map%-server%-spec%.%w+$"), "mktemp failed: " .. dir)
-    local ready = map.generate_text(6, 5, 1) .. "\n"
-    for _ = 1, 5 do -- another port if this one is taken
-      os.remove(dir .. "/error.log")
-      port = 20000 + (math.random(0, 39999) + os.time()) % 40000
-      pid = run(string.format("cd %s && PORT=%d ADDR=127.0.0.1 NGINX=%s LOG_DIR=%s RUN_DIR=%s "
-        .. "nginx/serve.sh >%s/serve.out 2>&1 & echo $!",
-        shell_quote(ROOT), port, shell_quote(os.getenv("NGINX") or "nginx"), shell_quote(dir),
-        shell_quote(dir), shell_quote(dir))):match("^(%d+)")
-      for _ = 1, 200 do
-        if not alive(pid) then break end
-        local out = run("curl -s --max-time 2 " .. url("?seed=1&width=6&height=5&format=text"))
-        local log = io.open(dir .. "/error.log", "rb")
-        local ours = log and log:read("*a"):find("start worker process", 1, true)
-        if log then log:close() end
-        if out == ready and ours then return end
-        os.execute("sleep 0.05")
-      end
-      os.execute("kill -TERM " .. pid .. " 2>/dev/null")
-      if not read_file(dir .. "/serve.out"):find("Address already in use", 1, true) then
-        error("the server did not start: " .. read_file(dir .. "/serve.out"))
-      end
-    end
-    error("no free port found")
+    nginx = support.start_server(ROOT)
   end)
 
   lazy_teardown(function()
-    if pid and alive(pid) then
-      os.execute("kill -TERM " .. pid .. " 2>/dev/null")
-      for _ = 1, 100 do
-        if not alive(pid) then break end
-        os.execute("sleep 0.05")
-      end
-      if alive(pid) then os.execute("kill -KILL " .. pid .. " 2>/dev/null") end
-    end
-    if dir then os.execute("rm -rf " .. shell_quote(dir)) end
+    if nginx then nginx.remove() end
   end)
 
   it("ignores If-Unmodified-Since: maps have no modification date (RFC 9110, 13.1.4)", function()
