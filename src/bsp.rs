@@ -62,12 +62,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
             default: Default::Number(DEFAULT_MAX_RATIO),
             doc: "a part longer than max_ratio times its breadth is always split across",
         },
-        OptionSpec {
-            name: "doors",
-            kind: Kind::Bool,
-            default: Default::Bool(false),
-            doc: "put + where a corridor passes through a room's wall",
-        },
+        crate::doors::OPTION,
     ],
     carve: layout,
 };

@@ -9,7 +9,7 @@
 //! dry is refilled instead of crashing, so the target is always carved.
 
 use crate::algorithm::{Algorithm, Default, Kind, Layout, OptionSpec, Options};
-use crate::generate::fill_target;
+use crate::generate::{fill_option, fill_target};
 use crate::grid::{Grid, Pos, FLOOR};
 use crate::options::MAX_CELLS;
 use crate::rng::Rng;
@@ -21,16 +21,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
     min_width: 3,
     min_height: 3,
     options: &[
-        OptionSpec {
-            name: "fill",
-            kind: Kind::Number {
-                min: 0.0,
-                max: 1.0,
-                open_min: true,
-            },
-            default: Default::Number(0.5),
-            doc: "the fraction of the interior to carve",
-        },
+        fill_option(0.5),
         OptionSpec {
             name: "max_frontier",
             kind: Kind::Int {

@@ -7,8 +7,18 @@
 //! none; one crossing two rooms' walls back to back gets a door in each
 //! (`++`). Doors are walkable, so adding them disconnects nothing.
 
+use crate::algorithm::{Default, Kind, OptionSpec};
 use crate::grid::{Grid, Pos, DOOR, FLOOR, WALL};
 use crate::rooms::Room;
+
+/// The option that asks for doors, for the generators with rooms to declare;
+/// `generate.rs` calls `add` when it is true.
+pub const OPTION: OptionSpec = OptionSpec {
+    name: "doors",
+    kind: Kind::Bool,
+    default: Default::Bool(false),
+    doc: "put + where a corridor passes through a room's wall",
+};
 
 /// Turns every such opening of every room into `+`, and returns them in
 /// row-major order, each once (a wall between two rooms is on both rings).

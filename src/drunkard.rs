@@ -23,7 +23,7 @@
 //!   overall.
 
 use crate::algorithm::{self, Algorithm, Kind, Layout, OptionSpec, Options};
-use crate::generate::fill_target;
+use crate::generate::{fill_option, fill_target};
 use crate::grid::{Grid, Pos, FLOOR, WALL};
 use crate::rng::Rng;
 
@@ -37,16 +37,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
     min_width: 4,
     min_height: 3,
     options: &[
-        OptionSpec {
-            name: "fill",
-            kind: Kind::Number {
-                min: 0.0,
-                max: 1.0,
-                open_min: true,
-            },
-            default: algorithm::Default::Number(0.4),
-            doc: "fraction of the interior to carve",
-        },
+        fill_option(0.4),
         OptionSpec {
             name: "lifetime",
             kind: Kind::Int {

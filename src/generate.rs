@@ -269,7 +269,7 @@ fn build(
     let mut rng = Rng::new(seed);
     let mut grid = Grid::new(width, height, WALL);
     let layout = (algorithm.carve)(&mut grid, opts, &mut rng)?;
-    let doors = if opts.flag("doors") {
+    let doors = if opts.flag(doors::OPTION.name) {
         doors::add(&mut grid, &layout.rooms)
     } else {
         Vec::new()
@@ -307,6 +307,21 @@ pub fn farthest_floor(grid: &Grid, from: Pos) -> Pos {
             }
         });
     grid.pos(best)
+}
+
+/// The `fill` option of the generators that carve an exact share of the
+/// interior (`cave`, `drunkard`), counted by `fill_target`.
+pub const fn fill_option(default: f64) -> algorithm::OptionSpec {
+    algorithm::OptionSpec {
+        name: "fill",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0,
+            open_min: true,
+        },
+        default: Default::Number(default),
+        doc: "the fraction of the interior to carve",
+    }
 }
 
 /// The number of cells `fill` of a `width` x `height` map's interior

@@ -24,12 +24,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
             default: Default::Int(DEFAULT_ROOMS),
             doc: "rooms wanted; fewer when they do not fit",
         },
-        OptionSpec {
-            name: "doors",
-            kind: Kind::Bool,
-            default: Default::Bool(false),
-            doc: "put + where a corridor passes through a room's wall",
-        },
+        crate::doors::OPTION,
     ],
     carve: layout,
 };
