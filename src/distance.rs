@@ -373,11 +373,6 @@ fn entering_costs(walk: &Walk) -> [u32; 256] {
 mod tests {
     use super::*;
 
-    fn grid(rows: &[&str]) -> Grid {
-        let cells = rows.concat().into_bytes();
-        Grid::from_cells(rows[0].len(), rows.len(), cells)
-    }
-
     const U: u64 = UNREACHED;
 
     fn at(x: usize, y: usize) -> Pos {
@@ -404,7 +399,7 @@ mod tests {
 
     #[test]
     fn corridor_counts_steps() {
-        let g = grid(&["#####", "#...#", "#####"]);
+        let g = Grid::from_rows(&["#####", "#...#", "#####"]);
         let d = distances(&g, &[at(2, 2)], &Walk::new());
         assert_eq!(&d[5..10], &[U, 0, 1, 2, U]);
         assert!(d[..5].iter().all(|&v| v == U));
@@ -412,7 +407,7 @@ mod tests {
 
     #[test]
     fn walks_around_a_pillar() {
-        let g = grid(&["...", ".#.", "..."]);
+        let g = Grid::from_rows(&["...", ".#.", "..."]);
         let d = distances(&g, &[at(1, 1)], &Walk::new());
         assert_eq!(d, vec![0, 1, 2, 1, U, 3, 2, 3, 4]);
         let d = distances(&g, &[at(1, 1)], &diagonal());
@@ -431,51 +426,57 @@ mod tests {
 
     #[test]
     fn no_border_and_one_cell_grids() {
-        let g = grid(&["..", ".."]);
+        let g = Grid::from_rows(&["..", ".."]);
         assert_eq!(distances(&g, &[at(2, 2)], &Walk::new()), vec![2, 1, 1, 0]);
-        assert_eq!(distances(&grid(&["#"]), &[at(1, 1)], &Walk::new()), vec![0]);
-        assert_eq!(distances(&grid(&["."]), &[], &Walk::new()), vec![U]);
+        assert_eq!(
+            distances(&Grid::from_rows(&["#"]), &[at(1, 1)], &Walk::new()),
+            vec![0]
+        );
+        assert_eq!(
+            distances(&Grid::from_rows(&["."]), &[], &Walk::new()),
+            vec![U]
+        );
     }
 
     #[test]
     fn nearest_of_several_sources_and_duplicates() {
-        let g = grid(&["......."]);
+        let g = Grid::from_rows(&["......."]);
         let d = distances(&g, &[at(1, 1), at(7, 1), at(7, 1)], &Walk::new());
         assert_eq!(d, vec![0, 1, 2, 3, 2, 1, 0]);
     }
 
     #[test]
     fn a_blocked_source_counts_and_can_be_left() {
-        let g = grid(&[".#.", "###"]);
+        let g = Grid::from_rows(&[".#.", "###"]);
         let d = distances(&g, &[at(2, 1)], &Walk::new());
         assert_eq!(d, vec![1, 0, 1, U, U, U]);
         // Another blocked cell is still never entered.
-        let g = grid(&["#.#"]);
+        let g = Grid::from_rows(&["#.#"]);
         assert_eq!(distances(&g, &[at(1, 1)], &Walk::new()), vec![0, 1, U]);
     }
 
     #[test]
     fn diagonal_steps_need_both_corners_open_even_from_a_source() {
-        let g = grid(&[".#", ".."]);
+        let g = Grid::from_rows(&[".#", ".."]);
         let d = distances(&g, &[at(1, 1)], &diagonal());
         assert_eq!(d, vec![0, U, 1, 2]);
-        let g = grid(&["..", ".."]);
+        let g = Grid::from_rows(&["..", ".."]);
         assert_eq!(distances(&g, &[at(1, 1)], &diagonal()), vec![0, 1, 1, 1]);
-        let g = grid(&["#.", ".."]);
+        let g = Grid::from_rows(&["#.", ".."]);
         let d = distances(&g, &[at(2, 1)], &diagonal());
         assert_eq!(d, vec![U, 0, 2, 1]);
         // Out of a blocked source: the same rule.
-        let g = grid(&["#.", "#."]);
+        let g = Grid::from_rows(&["#.", "#."]);
         let d = distances(&g, &[at(1, 1)], &diagonal());
         assert_eq!(d, vec![0, 1, U, 2]);
-        let g = grid(&["#.", ".."]);
+        let g = Grid::from_rows(&["#.", ".."]);
         let d = distances(&g, &[at(1, 1)], &diagonal());
         assert_eq!(d, vec![0, 1, 1, 1]);
     }
 
     #[test]
     fn weighted_costs_charge_the_cell_entered() {
-        let g = grid(&["@~~>", "@..."]);
+        let g = Grid::from_rows(&["@~~>", "@..."]);
         let walk = costs(&[(b'~', 5), (b'>', 2)]);
         let d = distances(&g, &[at(1, 1)], &walk);
         assert_eq!(d, vec![0, 5, 8, 6, 1, 2, 3, 4]);
@@ -490,7 +491,7 @@ mod tests {
 
     #[test]
     fn weighted_with_diagonals() {
-        let g = grid(&["...", ".~.", "..."]);
+        let g = Grid::from_rows(&["...", ".~.", "..."]);
         let mut walk = costs(&[(b'~', 10)]);
         walk.diagonal = true;
         let d = distances(&g, &[at(1, 1)], &walk);
@@ -503,14 +504,14 @@ mod tests {
             blocked: [false; 256],
             ..Walk::new()
         };
-        let d = distances(&grid(&["#\0\u{7f}"]), &[at(1, 1)], &walk);
+        let d = distances(&Grid::from_rows(&["#\0\u{7f}"]), &[at(1, 1)], &walk);
         assert_eq!(d, vec![0, 1, 2]);
     }
 
     #[test]
     #[should_panic(expected = "outside 1..=1073741824")]
     fn a_free_step_is_refused() {
-        distances(&grid(&["."]), &[at(1, 1)], &costs(&[(b'x', 0)]));
+        distances(&Grid::from_rows(&["."]), &[at(1, 1)], &costs(&[(b'x', 0)]));
     }
 
     #[test]

@@ -91,10 +91,6 @@ mod tests {
     use crate::reach::distances;
     use crate::rng::Rng;
 
-    fn grid(rows: &[&str]) -> Grid {
-        Grid::from_cells(rows[0].len(), rows.len(), rows.concat().into_bytes())
-    }
-
     fn room(x: usize, y: usize, w: usize, h: usize) -> Room {
         Room { x, y, w, h }
     }
@@ -105,7 +101,7 @@ mod tests {
 
     #[test]
     fn a_corridor_through_a_wall_makes_a_door() {
-        let mut g = grid(&[
+        let mut g = Grid::from_rows(&[
             "#########",
             "#....####",
             "#....####",
@@ -122,7 +118,7 @@ mod tests {
 
     #[test]
     fn a_wall_between_two_rooms_gets_one_door() {
-        let mut g = grid(&[
+        let mut g = Grid::from_rows(&[
             "#########",
             "#...#...#",
             "#.......#",
@@ -161,16 +157,16 @@ mod tests {
                 room(4, 4, 3, 2),
             ),
         ] {
-            let mut g = grid(&rows);
+            let mut g = Grid::from_rows(&rows);
             assert_eq!(add(&mut g, &[r]), vec![], "{rows:?}");
         }
     }
 
     #[test]
     fn beyond_the_grid_counts_as_wall() {
-        let mut g = grid(&["#.#", "#.#", "#.#"]);
+        let mut g = Grid::from_rows(&["#.#", "#.#", "#.#"]);
         assert_eq!(add(&mut g, &[room(2, 2, 1, 1)]), vec![], "open up and down");
-        let mut g = grid(&["..", ".."]);
+        let mut g = Grid::from_rows(&["..", ".."]);
         assert_eq!(add(&mut g, &[room(1, 1, 2, 2)]), vec![]);
     }
 

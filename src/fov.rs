@@ -208,11 +208,6 @@ mod tests {
     use super::*;
     use crate::grid::byte_set;
 
-    fn grid(rows: &[&str]) -> Grid {
-        let cells = rows.concat().into_bytes();
-        Grid::from_cells(rows[0].len(), rows.len(), cells)
-    }
-
     fn at(x: usize, y: usize) -> Pos {
         Pos { x, y }
     }
@@ -227,14 +222,14 @@ mod tests {
 
     #[test]
     fn an_open_room_is_all_visible() {
-        let g = grid(&["#####", "#...#", "#...#", "#####"]);
+        let g = Grid::from_rows(&["#####", "#...#", "#...#", "#####"]);
         assert!(picture(&g, at(2, 2), None).iter().all(|r| r == "*****"));
     }
 
     #[test]
     fn no_border_and_one_cell() {
-        assert_eq!(picture(&grid(&["."]), at(1, 1), None), ["*"]);
-        assert_eq!(picture(&grid(&["#"]), at(1, 1), None), ["*"]);
+        assert_eq!(picture(&Grid::from_rows(&["."]), at(1, 1), None), ["*"]);
+        assert_eq!(picture(&Grid::from_rows(&["#"]), at(1, 1), None), ["*"]);
         let g = Grid::new(3, 2, b'.');
         assert_eq!(picture(&g, at(3, 2), None), ["***", "***"]);
     }
@@ -243,7 +238,7 @@ mod tests {
 
     #[test]
     fn a_pillar_casts_a_shadow() {
-        let g = grid(&[
+        let g = Grid::from_rows(&[
             "...........",
             "...........",
             "....#......",
@@ -264,7 +259,7 @@ mod tests {
 
     #[test]
     fn a_corridor_shows_its_walls_but_not_round_the_corner() {
-        let g = grid(&[
+        let g = Grid::from_rows(&[
             "#######", //
             "#.....#", //
             "###.###", //
@@ -311,7 +306,7 @@ mod tests {
 
     #[test]
     fn an_opaque_origin_still_sees() {
-        let g = grid(&["...", ".#.", "..."]);
+        let g = Grid::from_rows(&["...", ".#.", "..."]);
         assert!(picture(&g, at(2, 2), None).iter().all(|r| r == "***"));
     }
 

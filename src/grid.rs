@@ -134,6 +134,14 @@ impl Grid {
 }
 
 #[cfg(test)]
+impl Grid {
+    /// A grid from rows of text, one byte a cell: for the tests' hand-made maps.
+    pub fn from_rows(rows: &[&str]) -> Grid {
+        Grid::from_cells(rows[0].len(), rows.len(), rows.concat().into_bytes())
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

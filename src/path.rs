@@ -80,11 +80,6 @@ mod tests {
     use crate::distance::distances;
     use crate::grid::byte_set;
 
-    fn grid(rows: &[&str]) -> Grid {
-        let cells = rows.concat().into_bytes();
-        Grid::from_cells(rows[0].len(), rows.len(), cells)
-    }
-
     fn at(x: usize, y: usize) -> Pos {
         Pos { x, y }
     }
@@ -118,7 +113,7 @@ mod tests {
 
     #[test]
     fn same_cell_is_one_step_long_even_when_blocked() {
-        let g = grid(&["#."]);
+        let g = Grid::from_rows(&["#."]);
         assert_eq!(
             path(&g, at(1, 1), at(1, 1), &Walk::new()),
             Ok(vec![at(1, 1)])
@@ -127,7 +122,7 @@ mod tests {
 
     #[test]
     fn corridor() {
-        let g = grid(&["#####", "#...#", "#####"]);
+        let g = Grid::from_rows(&["#####", "#...#", "#####"]);
         let p = path(&g, at(4, 2), at(2, 2), &Walk::new()).unwrap();
         assert_eq!(p, vec![at(4, 2), at(3, 2), at(2, 2)]);
     }
@@ -155,7 +150,7 @@ mod tests {
 
     #[test]
     fn around_a_pillar_without_cutting_corners() {
-        let g = grid(&["...", ".#.", "..."]);
+        let g = Grid::from_rows(&["...", ".#.", "..."]);
         let p = path(&g, at(1, 2), at(2, 1), &diagonal()).unwrap();
         assert_eq!(p, vec![at(1, 2), at(1, 1), at(2, 1)]);
         let p = path(&g, at(1, 1), at(3, 3), &diagonal()).unwrap();
@@ -165,23 +160,23 @@ mod tests {
 
     #[test]
     fn blocked_goal_and_cut_maps_are_errors() {
-        let g = grid(&[".#.", ".#."]);
+        let g = Grid::from_rows(&[".#.", ".#."]);
         let err = path(&g, at(1, 1), at(2, 2), &Walk::new()).unwrap_err();
         assert_eq!(err, NoPath::GoalBlocked { goal: at(2, 2) });
         assert_eq!(err.to_string(), "goal (2,2) is blocked");
         let err = path(&g, at(1, 1), at(3, 2), &diagonal()).unwrap_err();
         assert_eq!(err.to_string(), "no path from (1,1) to (3,2)");
         // Diagonal neighbours across two walls are not connected.
-        let g = grid(&[".#", "#."]);
+        let g = Grid::from_rows(&[".#", "#."]);
         assert!(path(&g, at(1, 1), at(2, 2), &diagonal()).is_err());
     }
 
     #[test]
     fn a_blocked_start_can_be_left() {
-        let g = grid(&["#.", ".."]);
+        let g = Grid::from_rows(&["#.", ".."]);
         let p = path(&g, at(1, 1), at(2, 2), &diagonal()).unwrap();
         assert_eq!(p, vec![at(1, 1), at(2, 2)]);
-        let g = grid(&["##", "#."]);
+        let g = Grid::from_rows(&["##", "#."]);
         let p = path(&g, at(1, 1), at(2, 2), &diagonal());
         assert_eq!(
             p,
@@ -194,14 +189,14 @@ mod tests {
             blocked: byte_set(b"#@"),
             ..Walk::new()
         };
-        let g = grid(&[".@.", "..."]);
+        let g = Grid::from_rows(&[".@.", "..."]);
         let p = path(&g, at(2, 1), at(3, 2), &walk).unwrap();
         assert_eq!(p, vec![at(2, 1), at(3, 1), at(3, 2)]);
     }
 
     #[test]
     fn weighted_paths_take_the_cheap_way_round() {
-        let g = grid(&["....", ".~~.", "...."]);
+        let g = Grid::from_rows(&["....", ".~~.", "...."]);
         let mut costs = Box::new([1; 256]);
         costs[b'~' as usize] = 9;
         let walk = Walk {
@@ -216,7 +211,7 @@ mod tests {
         let d = distances(&g, &[at(1, 2)], &walk);
         assert_eq!(cost(&g, &p, &walk), d[g.index(at(4, 2))]);
         // Entering the goal costs too; leaving the start does not.
-        let g = grid(&["~~"]);
+        let g = Grid::from_rows(&["~~"]);
         let p = path(&g, at(1, 1), at(2, 1), &walk).unwrap();
         assert_eq!(cost(&g, &p, &walk), 9);
     }

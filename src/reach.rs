@@ -117,26 +117,21 @@ pub fn check(grid: &Grid) -> Result<(), Unreachable> {
 mod tests {
     use super::*;
 
-    fn grid(rows: &[&str]) -> Grid {
-        let cells = rows.concat().into_bytes();
-        Grid::from_cells(rows[0].len(), rows.len(), cells)
-    }
-
     #[test]
     fn connected_map_passes() {
-        let g = grid(&["#####", "#@.>#", "#.#$#", "#!..#", "#####"]);
+        let g = Grid::from_rows(&["#####", "#@.>#", "#.#$#", "#!..#", "#####"]);
         assert_eq!(check(&g), Ok(()));
     }
 
     #[test]
     fn any_non_wall_cell_is_walkable() {
-        let g = grid(&["@x~>"]);
+        let g = Grid::from_rows(&["@x~>"]);
         assert_eq!(check(&g), Ok(()));
     }
 
     #[test]
     fn walls_cut_and_the_message_lists_what_is_cut() {
-        let g = grid(&["#######", "#@.#.>#", "#..#$!#", "#######"]);
+        let g = Grid::from_rows(&["#######", "#@.#.>#", "#..#$!#", "#######"]);
         let err = check(&g).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -146,24 +141,27 @@ mod tests {
 
     #[test]
     fn diagonals_do_not_connect() {
-        let g = grid(&["@#", "#>"]);
+        let g = Grid::from_rows(&["@#", "#>"]);
         assert!(check(&g).is_err());
     }
 
     #[test]
     fn no_player_is_reported() {
-        assert_eq!(check(&grid(&["..>"])), Err(Unreachable::NoPlayer));
+        assert_eq!(
+            check(&Grid::from_rows(&["..>"])),
+            Err(Unreachable::NoPlayer)
+        );
     }
 
     #[test]
     fn long_lists_are_summarised() {
-        let g = grid(&["@#$$$$$$$"]);
+        let g = Grid::from_rows(&["@#$$$$$$$"]);
         assert!(check(&g).unwrap_err().to_string().ends_with(" and 2 more"));
     }
 
     #[test]
     fn distances_walk_around_walls() {
-        let g = grid(&["@#.", "..."]);
+        let g = Grid::from_rows(&["@#.", "..."]);
         let d = distances(&g, Pos { x: 1, y: 1 });
         assert_eq!(d, vec![0, UNREACHED, 4, 1, 2, 3]);
     }
