@@ -30,14 +30,6 @@ local function assert_checks(game)
   assert(ok, problems and table.concat(problems, "; "))
 end
 
-local function count_seen(game)
-  local n = 0
-  for _, row in pairs(game.seen) do
-    for _ in pairs(row) do n = n + 1 end
-  end
-  return n
-end
-
 -- Auto-walks the current level to its stairs; returns the steps taken.
 local function walk_to_stairs(game)
   local path = assert(game:path_to_stairs())
@@ -216,7 +208,7 @@ describe("the LÖVE demo's game", function()
       end
       if game:tick() ~= "step" then break end
     end
-    assert(count_seen(game) > 0)
+    assert(game:seen_count() > 0)
     -- A new level starts with nothing remembered but what is in view.
     local game2 = Game.new { seed = 5 }
     local visible = 0
@@ -225,7 +217,7 @@ describe("the LÖVE demo's game", function()
         if game2:is_visible(x, y) then visible = visible + 1 end
       end
     end
-    assert.are.equal(visible, count_seen(game2))
+    assert.are.equal(visible, game2:seen_count())
   end)
 
   it("shows the path to > and auto-walks it to > on two levels", function()

@@ -153,6 +153,15 @@ function Game:was_seen(x, y)
   return self.seen[y][x] == true
 end
 
+-- How many cells are remembered.
+function Game:seen_count()
+  local n = 0
+  for _, row in pairs(self.seen) do
+    for _ in pairs(row) do n = n + 1 end
+  end
+  return n
+end
+
 function Game:on_stairs()
   return self.player.x == self.stairs.x and self.player.y == self.stairs.y
 end

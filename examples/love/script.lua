@@ -22,14 +22,6 @@ local function render(m)
   return table.concat(rows, "\n")
 end
 
-local function count_seen(game)
-  local n = 0
-  for _, row in pairs(game.seen) do
-    for _ in pairs(row) do n = n + 1 end
-  end
-  return n
-end
-
 -- options.max_updates bounds the run (default 10000 updates).
 function M.new(game, options)
   options = options or {}
@@ -63,7 +55,7 @@ function Script:start_walk()
   local path, err = game:path_to_stairs()
   if not path then return self:fail("no path to the stairs: %s", tostring(err)) end
   self.expected = #path - 1
-  self.seen_count = count_seen(game)
+  self.seen_count = game:seen_count()
   game:auto_walk()
 end
 
@@ -77,7 +69,7 @@ function Script:step()
   if not Game.can_step(game.m, from.x, from.y, dx, dy) then
     return self:fail("illegal step (%d,%d) -> (%d,%d)", from.x, from.y, game.player.x, game.player.y)
   end
-  local seen = count_seen(game)
+  local seen = game:seen_count()
   if seen < self.seen_count then return self:fail("remembered cells went from %d to %d", self.seen_count, seen) end
   self.seen_count = seen
   local problem = self:problem()
