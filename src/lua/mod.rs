@@ -151,9 +151,11 @@ unsafe extern "C-unwind" fn generate_parts(state: *mut lua_State) -> c_int {
 #[cfg(feature = "luajit")]
 unsafe extern "C-unwind" fn reach_cells(state: *mut lua_State) -> c_int {
     call(state, "map.reachable", |args| {
-        let grid = toolkit::cells_grid(args)?;
-        memory::check(memory::bound_reach(grid.cells().len()))?;
-        Ok(Reply::Reach(reach::check(&grid).map_err(|e| e.to_string())))
+        let cells = toolkit::Cells::of(args)?;
+        memory::check(memory::bound_reach(cells.bytes.len()))?;
+        Ok(Reply::Reach(
+            reach::check(&cells.grid()).map_err(|e| e.to_string()),
+        ))
     })
 }
 

@@ -63,46 +63,62 @@ pub fn fov(args: &Args) -> Result<Fov, String> {
 /// origin within the window and the radius as the caller gave it.
 #[cfg(feature = "luajit")]
 pub fn fov_cells(args: &Args) -> Result<(Grid, Pos, Option<usize>, ByteSet), String> {
-    let window = cells_grid(args)?;
-    let (w, h) = (window.width(), window.height());
+    let cells = Cells::of(args)?;
+    let (w, h) = (cells.width, cells.height());
     let origin = position(args.get(3), args.get(4), ("x", "y"), w, h)?;
     let radius = radius(args.get(5), w + h)?;
     let opaque = opaque(args, 6)?;
     memory::check(memory::bound_fov(w * h))?;
-    Ok((window, origin, radius, opaque))
+    Ok((cells.grid(), origin, radius, opaque))
 }
 
 /// LuaJIT only: `distances` on a map that `jit_tables.lua` has read and
 /// checked, as `(cells, width, sources, options)`.
 #[cfg(feature = "luajit")]
 pub fn distances_cells(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
-    let grid = cells_grid(args)?;
-    let sources = sources(args, 3, grid.width(), grid.height())?;
+    let cells = Cells::of(args)?;
+    let sources = sources(args, 3, cells.width, cells.height())?;
     let walk = walk(args, 4)?;
-    memory::check(memory::bound_distances(grid.cells().len(), sources.len()))?;
-    Ok((grid, sources, walk))
+    memory::check(memory::bound_distances(cells.bytes.len(), sources.len()))?;
+    Ok((cells.grid(), sources, walk))
 }
 
-/// The grid given as `(cells, width)` by `jit_tables.lua`: row-major cells
-/// in one string, which it has checked.
+/// LuaJIT only: a map or window given as `(cells, width)` by
+/// `jit_tables.lua`, row-major cells in one string, which it has checked.
+/// Copied into a grid only after the caller's memory check.
 #[cfg(feature = "luajit")]
-pub fn cells_grid(args: &Args) -> Result<Grid, String> {
-    let cells = match args.get(1) {
-        Arg::Str(cells) => cells,
-        _ => &[],
-    };
-    let width = args.get(2).integer().and_then(|w| usize::try_from(w).ok());
-    match width {
-        Some(w)
-            if w > 0
-                && !cells.is_empty()
-                && cells.len() % w == 0
-                && cells.len() <= options::MAX_CELLS =>
-        {
-            memory::check(cells.len())?;
-            Ok(Grid::from_cells(w, cells.len() / w, cells.to_vec()))
+pub struct Cells<'a> {
+    pub bytes: &'a [u8],
+    pub width: usize,
+}
+
+#[cfg(feature = "luajit")]
+impl<'a> Cells<'a> {
+    pub fn of(args: &'a Args) -> Result<Cells<'a>, String> {
+        let bytes = match args.get(1) {
+            Arg::Str(bytes) => bytes,
+            _ => &[],
+        };
+        let width = args.get(2).integer().and_then(|w| usize::try_from(w).ok());
+        match width {
+            Some(w)
+                if w > 0
+                    && !bytes.is_empty()
+                    && bytes.len() % w == 0
+                    && bytes.len() <= options::MAX_CELLS =>
+            {
+                Ok(Cells { bytes, width: w })
+            }
+            _ => Err("internal error (please report): bad cells".into()),
         }
-        _ => Err("internal error (please report): bad cells".into()),
+    }
+
+    pub fn height(&self) -> usize {
+        self.bytes.len() / self.width
+    }
+
+    pub fn grid(&self) -> Grid {
+        Grid::from_cells(self.width, self.height(), self.bytes.to_vec())
     }
 }
 
