@@ -11,11 +11,11 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-use map::algorithm;
-use map::generate::{generate, Level, Params};
+use map::args::Arg;
+use map::generators;
 use map::grid::{Grid, WALL};
-use map::options::Arg;
-use map::reach;
+use map::level::{generate, Level, Params};
+use map::toolkit::reach;
 
 /// Seeds cycle through 1..=SEEDS, as in the Lua benchmark.
 const SEEDS: i64 = 100;
@@ -64,7 +64,7 @@ fn bench_generate(c: &mut Criterion) {
     group.finish();
 }
 
-/// Every algorithm of `algorithm::LIST` with its default options, at the
+/// Every algorithm of `generators::LIST` with its default options, at the
 /// sizes of bench/generators.lua: `generators/<name>/<w>x<h>`. Few samples
 /// at 1000x1000 (up to about 30 ms a level), so the group stays within a
 /// minute or two.
@@ -73,7 +73,7 @@ fn bench_generators(c: &mut Criterion) {
     for (w, h, samples) in [(80, 50, 30), (1000, 1000, 10)] {
         group.sample_size(samples);
         group.throughput(Throughput::Elements((w * h) as u64));
-        for alg in algorithm::LIST {
+        for alg in generators::LIST {
             group.bench_function(BenchmarkId::new(alg.name, format!("{w}x{h}")), |b| {
                 let mut seed = 0;
                 b.iter(|| {

@@ -28,6 +28,40 @@ pub struct Pos {
     pub y: usize,
 }
 
+/// A rectangle of cells, such as a room's floor: its top-left cell
+/// (1-based) and its size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rect {
+    pub x: usize,
+    pub y: usize,
+    pub w: usize,
+    pub h: usize,
+}
+
+impl Rect {
+    pub fn centre(&self) -> Pos {
+        Pos {
+            x: self.x + (self.w - 1) / 2,
+            y: self.y + (self.h - 1) / 2,
+        }
+    }
+
+    pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        (self.y..self.y + self.h)
+            .flat_map(move |y| (self.x..self.x + self.w).map(move |x| Pos { x, y }))
+    }
+
+    /// True when the rectangles share a cell or touch: rooms need a wall between.
+    /// (`&`, not `&&`: the four tests run without branches, which the
+    /// placement loop's unpredictable outcomes make cheaper.)
+    pub fn crowds(&self, other: &Rect) -> bool {
+        (self.x <= other.x + other.w)
+            & (other.x <= self.x + self.w)
+            & (self.y <= other.y + other.h)
+            & (other.y <= self.y + self.h)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Grid {
     width: usize,
@@ -36,7 +70,7 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// A grid filled with `fill`. Callers bound the size first (see `limits`).
+    /// A grid filled with `fill`. Callers bound the size first (`args::size`, `memory::check`).
     pub fn new(width: usize, height: usize, fill: u8) -> Grid {
         Grid {
             width,

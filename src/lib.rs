@@ -1,40 +1,17 @@
-//! `map`: roguelike maps for Lua. The core (everything but `lua`) is plain
-//! Rust with no Lua in it; `lua` is the thin binding built per interpreter.
+//! `map`: roguelike maps for Lua. Four parts, each a folder: the
+//! generators (`generators/`, each carving a grid), the level pipeline they
+//! share (`level/`: options, doors, `@` and `>`, items, metadata, JSON), the
+//! toolkit that works on any map (`toolkit/`: reach, fov, distances, path),
+//! and the Lua binding (`lua/`, built per interpreter). Everything but `lua`
+//! is plain Rust with no Lua in it. `docs/architecture.md` has the map.
 
-pub mod algorithm;
-pub mod distance;
-pub mod doors;
-pub mod fov;
-pub mod generate;
+pub mod args;
+pub mod generators;
 pub mod grid;
-pub mod json;
+pub mod level;
 pub mod memory;
-pub mod options;
-pub mod path;
-pub mod place;
-pub mod reach;
 pub mod rng;
-
-/// Declares the generator modules (each one file that declares its
-/// `ALGORITHM`) and `GENERATORS`, the list of them, in one place.
-macro_rules! generators {
-    ($($name:ident),* $(,)?) => {
-        $(pub mod $name;)*
-        /// Every generator, in the order given to `generators!`.
-        pub const GENERATORS: &[&algorithm::Algorithm] = &[$(&$name::ALGORITHM),*];
-    };
-}
-
-// The generators, in the order `map.ALGORITHMS` lists them; the first is the
-// default. Adding one: a new file, and its name here.
-generators! {
-    rooms,
-    cave,
-    bsp,
-    cellular,
-    drunkard,
-    maze,
-}
+pub mod toolkit;
 
 #[cfg(any(feature = "lua54", feature = "luajit"))]
 mod lua;

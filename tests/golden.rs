@@ -3,8 +3,8 @@
 
 use std::fs;
 
-use map::generate::{generate, Params};
-use map::options::Arg;
+use map::args::Arg;
+use map::level::{generate, Params};
 
 #[test]
 fn golden_maps_are_unchanged() {

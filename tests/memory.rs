@@ -7,10 +7,12 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
-use map::algorithm::LIST;
-use map::generate::{self, generate, Params};
-use map::options::Arg;
-use map::{distance, fov, json, memory, path, reach};
+use map::args::Arg;
+use map::generators::LIST;
+use map::level::json;
+use map::level::{self, generate, Params};
+use map::memory;
+use map::toolkit::{distances, fov, path, reach};
 
 struct Counting;
 
@@ -96,11 +98,11 @@ fn the_toolkit_stays_within_its_bound() {
         let (grid, from, to) = (&level.grid, level.player, level.stairs);
         let cells = (w * h) as usize;
         let opaque = map::grid::byte_set(b"#");
-        let walk = distance::Walk::new();
-        let diagonal = distance::Walk {
+        let walk = distances::Walk::new();
+        let diagonal = distances::Walk {
             diagonal: true,
             cost: Some(Box::new([2; 256])),
-            ..distance::Walk::new()
+            ..distances::Walk::new()
         };
         type Check<'a> = (&'a str, usize, Box<dyn Fn() + 'a>);
         let checks: [Check; 5] = [
@@ -117,7 +119,7 @@ fn the_toolkit_stays_within_its_bound() {
             (
                 "distances",
                 memory::bound_distances(cells, 1),
-                Box::new(|| drop(distance::distances(grid, &[from], &walk))),
+                Box::new(|| drop(distances::distances(grid, &[from], &walk))),
             ),
             (
                 "path",
@@ -152,10 +154,10 @@ fn the_longest_lists_stay_within_the_bound() {
             ..Params::new(Arg::Int(120), Arg::Int(100), Arg::Int(1))
         }
         .with(b"fill", Arg::Int(1))
-        .with(b"items", Arg::Int(generate::MAX_ITEMS)),
+        .with(b"items", Arg::Int(level::MAX_ITEMS)),
         Params::new(Arg::Int(1000), Arg::Int(400), Arg::Int(1))
             .with(b"rooms", Arg::Int(10_000))
-            .with(b"items", Arg::Int(generate::MAX_ITEMS)),
+            .with(b"items", Arg::Int(level::MAX_ITEMS)),
     ];
     for params in cases {
         let (level, peak) = peak_of(|| generate(&params).unwrap());

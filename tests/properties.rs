@@ -9,13 +9,14 @@
 //! distinct cells holding their bytes; caves carve exactly
 //! `round(fill * interior)` cells, all connected.
 
-use map::algorithm::{Kind, OptionSpec};
-use map::generate::{generate, Level, Params, DEFAULT_ITEMS, MAX_ITEMS};
+use map::args::{Arg, MAX_CELLS, MAX_SEED};
+use map::generators::rooms::DEFAULT_ROOMS;
+use map::generators::rooms::{MAX_ROOM_HEIGHT, MAX_ROOM_WIDTH, MIN_ROOM_HEIGHT, MIN_ROOM_WIDTH};
+use map::generators::shared::MAX_ROOMS;
+use map::generators::{Kind, OptionSpec};
 use map::grid::{Grid, Pos, DOOR, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
-use map::options::{Arg, MAX_CELLS, MAX_ROOMS, MAX_SEED};
-use map::reach::{self, Unreachable, UNREACHED};
-use map::rooms::DEFAULT_ROOMS;
-use map::rooms::{MAX_ROOM_HEIGHT, MAX_ROOM_WIDTH, MIN_ROOM_HEIGHT, MIN_ROOM_WIDTH};
+use map::level::{generate, Level, Params, DEFAULT_ITEMS, MAX_ITEMS};
+use map::toolkit::reach::{self, Unreachable, UNREACHED};
 
 /// SplitMix64: enough randomness for choosing test cases, no dependency.
 struct Gen(u64);
@@ -715,7 +716,7 @@ fn option_value(gen: &mut Gen, spec: &OptionSpec) -> Arg<'static> {
 #[test]
 fn every_generator_keeps_the_shared_invariants() {
     let mut gen = Gen(0x5eed_0006);
-    for algorithm in map::algorithm::LIST {
+    for algorithm in map::generators::LIST {
         let mut made = 0;
         for n in 0..300 {
             let (min_w, min_h) = (algorithm.min_width, algorithm.min_height);

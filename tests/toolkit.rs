@@ -16,13 +16,13 @@
 //! Cases come from `map::rng::Rng` with fixed seeds, so every run checks the
 //! same ones and a failure names the one that broke.
 
-use map::distance::{distances, Walk, UNREACHED};
-use map::fov::visible;
-use map::generate::{generate, Params};
+use map::args::Arg;
 use map::grid::{byte_set, ByteSet, Grid, Pos};
-use map::options::Arg;
-use map::path::{path, NoPath};
+use map::level::{generate, Params};
 use map::rng::Rng;
+use map::toolkit::distances::{distances, Walk, UNREACHED};
+use map::toolkit::fov::visible;
+use map::toolkit::path::{path, NoPath};
 
 // ---------------------------------------------------------------------------
 // Cases.
@@ -664,7 +664,7 @@ fn speed() {
             let t = time_per_call(30, || distances(g, &start, &walk));
             println!("distances 1000x1000 {name} {rule}: {t:?}");
         }
-        let t = time_per_call(30, || map::reach::distances(g, start[0]));
+        let t = time_per_call(30, || map::toolkit::reach::distances(g, start[0]));
         println!("  (reach::distances, u32, 4 neighbours: {t:?})");
         let d = distances(g, &start, &Walk::new());
         let far = (0..d.len())

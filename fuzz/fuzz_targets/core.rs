@@ -1,5 +1,5 @@
 //! The core under libFuzzer: every generator in the registry
-//! (`map::algorithm::LIST`) with every option it declares, in range, at its
+//! (`map::generators::LIST`) with every option it declares, in range, at its
 //! bounds, out of range or of the wrong type, into `generate`; arbitrary
 //! hand-made grids into `render`, `reach::check` and `reach::distances`; and
 //! both kinds of level into `json::level`.
@@ -25,14 +25,15 @@ use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Json;
 
-use map::algorithm::{Algorithm, Default as Dflt, Kind, OptionSpec, Value, LIST};
-use map::generate::{generate, Level, Params, ITEMS};
+use map::generators::{Generator, Default as Dflt, Kind, OptionSpec, Value, LIST};
+use map::level::{generate, Level, Params, ITEMS};
 use map::grid::{Grid, Pos, DOOR, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
-use map::json;
-use map::options::{quoted, Arg, MAX_CELLS, MAX_SEED};
-use map::place::Item;
-use map::reach::{self, Unreachable, UNREACHED};
-use map::rooms::{Room, MAX_ROOM_HEIGHT, MAX_ROOM_WIDTH, MIN_ROOM_HEIGHT, MIN_ROOM_WIDTH};
+use map::level::json;
+use map::args::{quoted, Arg, MAX_CELLS, MAX_SEED};
+use map::level::items::Item;
+use map::toolkit::reach::{self, Unreachable, UNREACHED};
+use map::grid::Rect;
+use map::generators::rooms::{MAX_ROOM_HEIGHT, MAX_ROOM_WIDTH, MIN_ROOM_HEIGHT, MIN_ROOM_WIDTH};
 
 /// Valid sizes larger than this are skipped (not generated) to keep runs
 /// fast: 300x300, the largest the size draws make on purpose.
@@ -43,7 +44,7 @@ const BOUND: usize = 90_000;
 const REPEAT_CELLS: usize = 10_000;
 const REPEAT_ONE_IN: u32 = 8;
 
-/// Up to this many rooms, every pair is also checked with `Room::crowds`
+/// Up to this many rooms, every pair is also checked with `Rect::crowds`
 /// (the painted-grid check below covers any number in linear time).
 const PAIRWISE_ROOMS: usize = 64;
 
@@ -527,7 +528,7 @@ impl<'a> Model<'a> {
 
 /// What a valid request must produce.
 struct Expect {
-    algorithm: &'static Algorithm,
+    algorithm: &'static Generator,
     width: usize,
     height: usize,
     seed: Option<i64>,
@@ -628,7 +629,7 @@ fn oracle(m: &Model) -> std::result::Result<Expect, String> {
     if let Some(key) = m.unknown.iter().min() {
         return Err(format!("unknown option {}", quoted(key)));
     }
-    let algorithm: &'static Algorithm = match m.algorithm {
+    let algorithm: &'static Generator = match m.algorithm {
         Arg::Missing => LIST[0],
         Arg::Str(name) => match LIST.iter().find(|a| a.name.as_bytes() == name) {
             Some(a) => a,
@@ -1017,7 +1018,7 @@ fn check_rooms(level: &Level, x: &Expect, dist: &[u32], params: &Params) {
             assert!((MIN_ROOM_HEIGHT..=MAX_ROOM_HEIGHT).contains(&r.h), "{r:?}");
         }
         assert_eq!(level.player, centre, "@ not at the first room's centre");
-        let last: &Room = &rooms[rooms.len() - 1];
+        let last: &Rect = &rooms[rooms.len() - 1];
         assert!(
             last.cells().any(|p| p == level.stairs),
             "stairs outside the last room: {params:?}"
@@ -1235,7 +1236,7 @@ fn fuzz_grid(u: &mut Unstructured) -> Result<()> {
             grid: g,
             seed,
             algorithm: if seed & 1 == 0 { "rooms" } else { "cave" },
-            rooms: vec![Room {
+            rooms: vec![Rect {
                 x: start.x,
                 y: start.y,
                 w: seed as usize,

@@ -22,10 +22,10 @@
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 
-use map::distance::{distances, Walk, MAX_COST, UNREACHED};
-use map::fov::visible;
+use map::toolkit::distances::{distances, Walk, MAX_COST, UNREACHED};
+use map::toolkit::fov::visible;
 use map::grid::{byte_set, ByteSet, Grid, Pos};
-use map::path::{path, NoPath};
+use map::toolkit::path::{path, NoPath};
 
 /// Characters a grid is usually drawn from.
 const CHARS: &[u8] = b"#.~+@>$!";

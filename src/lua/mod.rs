@@ -1,23 +1,24 @@
-//! The Lua binding: argument conversion in, results out, errors as strings.
+//! The Lua binding: arguments in, results out, errors as strings.
 //!
 //! Each exported function is a raw C function in three steps:
-//! 1. read the arguments and run the core inside `catch_unwind`, touching the
-//!    Lua stack only through calls that cannot raise a Lua error;
+//! 1. read the arguments (`args.rs`, over the raw reads of `read.rs`) and
+//!    run the core inside `catch_unwind`, touching the Lua stack only
+//!    through calls that cannot raise a Lua error;
 //! 2. on failure, raise the message as a plain Lua string (`raise`), with
 //!    no Rust value left alive in the frames that `lua_error` jumps over;
-//! 3. on success, push the result (`stack::push_*`) inside `lua_pcall`
+//! 3. on success, push the result (`push.rs`) inside `lua_pcall`
 //!    (`push_protected`), so that a Lua error while building it, such as
 //!    running out of memory, is raised only after the reply is dropped.
 //!
 //! mlua's own callbacks raise errors as userdata; raising strings keeps
 //! `pcall` users' `err:match(...)` working the same on every interpreter.
-//!
-//! On LuaJIT, `new_map`, `generate`, `render` and `reachable` are wrapped by
-//! the Lua code of `jit_tables.lua` (see `jit_tables`), which builds and
-//! reads the tables of rows in Lua and calls these C functions for the rest.
+//! On LuaJIT some functions take another route (`luajit.rs`).
 
-mod stack;
-mod toolkit;
+mod args;
+#[cfg(feature = "luajit")]
+mod luajit;
+mod push;
+mod read;
 
 use std::ffi::{c_int, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -25,32 +26,33 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use mlua::ffi::{self, lua_State};
 use mlua::{Lua, Table};
 
-use crate::algorithm::{self, Algorithm};
-#[cfg(feature = "luajit")]
-use crate::distance::UNREACHED;
-use crate::generate::{self, Level, Params};
+use crate::args::MAX_CELLS;
+use crate::generators::{self, Generator};
 use crate::grid::{Grid, Pos, WALL};
-use crate::options::{self, MAX_CELLS};
-use crate::{json, memory, reach};
-use stack::Args;
+use crate::level::{json, Level};
+use crate::memory;
+use crate::toolkit::{distances, fov, path, reach};
+use read::Args;
+
+/// The module's functions, by the name Lua sees.
+const EXPORTS: &[(&str, ffi::lua_CFunction)] = &[
+    ("new_map", new_map),
+    ("render", render),
+    ("generate", generate),
+    ("generate_text", generate_text),
+    ("generate_json", generate_json),
+    ("reachable", reachable),
+    ("describe", describe),
+    ("fov", fov),
+    ("distances", distances),
+    ("path", path),
+    ("_panic_probe", panic_probe),
+];
 
 #[mlua::lua_module(name = "map", skip_memory_check)]
 fn open(lua: &Lua) -> mlua::Result<Table> {
     let module = lua.create_table()?;
-    let functions: [(&str, ffi::lua_CFunction); 11] = [
-        ("new_map", new_map),
-        ("render", render),
-        ("generate", generate),
-        ("generate_text", generate_text),
-        ("generate_json", generate_json),
-        ("reachable", reachable),
-        ("describe", describe),
-        ("fov", fov),
-        ("distances", distances),
-        ("path", path),
-        ("_panic_probe", panic_probe),
-    ];
-    for (name, function) in functions {
+    for &(name, function) in EXPORTS {
         // SAFETY: each function follows the stack discipline described above.
         module.set(name, unsafe { lua.create_c_function(function)? })?;
     }
@@ -59,54 +61,37 @@ fn open(lua: &Lua) -> mlua::Result<Table> {
     lua.set_named_registry_value(PUSH_REPLY.to_str().expect("ASCII"), push)?;
     module.set("VERSION", env!("CARGO_PKG_VERSION"))?;
     module.set("MAX_CELLS", MAX_CELLS)?;
-    let names = algorithm::LIST.iter().map(|a| a.name);
+    let names = generators::LIST.iter().map(|g| g.name);
     module.set("ALGORITHMS", lua.create_sequence_from(names)?)?;
     #[cfg(feature = "luajit")]
-    jit_tables(lua, &module)?;
+    luajit::wrap(lua, &module)?;
     Ok(module)
 }
 
-/// LuaJIT only: wraps `new_map`, `generate`, `render` and `reachable` in the
-/// Lua code of `jit_tables.lua`, which builds and reads the tables of rows
-/// itself: on LuaJIT, JIT-compiled Lua does that several times faster than
-/// the C API (bench/RESULTS.md, finding 2). On Lua 5.4 the C API is faster.
-#[cfg(feature = "luajit")]
-fn jit_tables(lua: &Lua, module: &Table) -> mlua::Result<()> {
-    let helpers = lua.create_table()?;
-    let functions: [(&str, ffi::lua_CFunction); 4] = [
-        ("generate_parts", generate_parts),
-        ("reach_cells", reach_cells),
-        ("fov_cells", fov_cells),
-        ("distances_cells", distances_cells),
-    ];
-    for (name, function) in functions {
-        // SAFETY: as in `open`.
-        helpers.set(name, unsafe { lua.create_c_function(function)? })?;
-    }
-    lua.load(include_str!("jit_tables.lua"))
-        .set_name("=map/jit_tables.lua")
-        .call((module, helpers))
-}
-
-/// What a function hands back to Lua.
+/// What a function hands back to Lua, by the shape of the Lua value.
 enum Reply {
+    /// A table of rows of cells.
     Map(Grid),
     Level(Box<Level>),
+    /// A string.
     Text(Vec<u8>),
-    Reach(Result<(), String>),
-    Description(&'static Algorithm),
-    Visible(Box<(toolkit::Fov, Vec<bool>)>),
-    Distances(usize, Vec<u64>),
-    Path(Result<Vec<Pos>, String>),
-    /// The level as `jit_tables.lua` takes it (`stack::push_level_parts`).
+    /// `true`, or `false` and why.
+    Verdict(Result<(), String>),
+    Description(&'static Generator),
+    /// `fov`'s rows of `true` (see `push::push_visible`).
+    Visible(Box<(args::Fov, Vec<bool>)>),
+    /// Rows of integers, `false` where unreached, `width` a row.
+    Rows(usize, Vec<u64>),
+    /// An array of `{x=, y=}`, or nil and why.
+    Positions(Result<Vec<Pos>, String>),
+    /// The level as `luajit.lua` takes it.
     #[cfg(feature = "luajit")]
     Parts(Box<Level>),
 }
 
 unsafe extern "C-unwind" fn new_map(state: *mut lua_State) -> c_int {
     call(state, "map.new_map", |args| {
-        args.at_most(2)?;
-        let (width, height) = options::size(args.get(1), args.get(2), 1, 1)?;
+        let (width, height) = args::new_map(args)?;
         memory::check(memory::bound_new_map(width * height))?;
         Ok(Reply::Map(Grid::new(width, height, WALL)))
     })
@@ -114,136 +99,72 @@ unsafe extern "C-unwind" fn new_map(state: *mut lua_State) -> c_int {
 
 unsafe extern "C-unwind" fn render(state: *mut lua_State) -> c_int {
     call(state, "map.render", |args| {
-        args.at_most(1)?;
-        let (width, height) = args.map_size(1)?;
-        memory::check(memory::bound_render(width * height, height))?;
-        Ok(Reply::Text(args.grid(1)?.render()))
+        Ok(Reply::Text(
+            args::whole_map(args, memory::bound_render)?.render(),
+        ))
     })
 }
 
 unsafe extern "C-unwind" fn reachable(state: *mut lua_State) -> c_int {
     call(state, "map.reachable", |args| {
-        args.at_most(1)?;
-        let (width, height) = args.map_size(1)?;
-        memory::check(memory::bound_reach(width * height))?;
-        let grid = args.grid(1)?;
-        Ok(Reply::Reach(reach::check(&grid).map_err(|e| e.to_string())))
+        let grid = args::whole_map(args, |cells, _| memory::bound_reach(cells))?;
+        Ok(Reply::Verdict(
+            reach::check(&grid).map_err(|e| e.to_string()),
+        ))
     })
 }
 
 unsafe extern "C-unwind" fn generate(state: *mut lua_State) -> c_int {
     call(state, "map.generate", |args| {
-        Ok(Reply::Level(Box::new(level(args)?)))
-    })
-}
-
-/// LuaJIT only: `generate`'s level with its cells as one string, for
-/// `jit_tables.lua` to build the table; errors as `map.generate`'s.
-#[cfg(feature = "luajit")]
-unsafe extern "C-unwind" fn generate_parts(state: *mut lua_State) -> c_int {
-    call(state, "map.generate", |args| {
-        Ok(Reply::Parts(Box::new(level(args)?)))
-    })
-}
-
-/// LuaJIT only: `reachable` on a map that `jit_tables.lua` has read and
-/// checked, given as `(cells, width)`: row-major cells in one string.
-#[cfg(feature = "luajit")]
-unsafe extern "C-unwind" fn reach_cells(state: *mut lua_State) -> c_int {
-    call(state, "map.reachable", |args| {
-        let cells = toolkit::Cells::of(args)?;
-        memory::check(memory::bound_reach(cells.bytes.len()))?;
-        Ok(Reply::Reach(
-            reach::check(&cells.grid()).map_err(|e| e.to_string()),
-        ))
-    })
-}
-
-/// LuaJIT only: `fov` on a window `jit_tables.lua` has read (see
-/// `toolkit::fov_cells`): one byte per window cell, 1 where visible.
-#[cfg(feature = "luajit")]
-unsafe extern "C-unwind" fn fov_cells(state: *mut lua_State) -> c_int {
-    call(state, "map.fov", |args| {
-        let (window, origin, radius, opaque) = toolkit::fov_cells(args)?;
-        let seen = crate::fov::visible(&window, origin, radius, &opaque);
-        Ok(Reply::Text(seen.into_iter().map(u8::from).collect()))
-    })
-}
-
-/// LuaJIT only: `distances` on a map `jit_tables.lua` has read (see
-/// `toolkit::distances_cells`): one native-endian double per cell, -1 where
-/// unreached (LuaJIT's numbers are doubles, and every distance is below 2^53).
-#[cfg(feature = "luajit")]
-unsafe extern "C-unwind" fn distances_cells(state: *mut lua_State) -> c_int {
-    call(state, "map.distances", |args| {
-        let (grid, sources, walk) = toolkit::distances_cells(args)?;
-        let dist = crate::distance::distances(&grid, &sources, &walk);
-        let bytes = dist
-            .iter()
-            .flat_map(|&d| if d == UNREACHED { -1.0 } else { d as f64 }.to_ne_bytes())
-            .collect();
-        Ok(Reply::Text(bytes))
+        Ok(Reply::Level(Box::new(args::level(args)?)))
     })
 }
 
 /// `render(generate(...))` without building the table of rows.
 unsafe extern "C-unwind" fn generate_text(state: *mut lua_State) -> c_int {
     call(state, "map.generate_text", |args| {
-        Ok(Reply::Text(level(args)?.grid.render()))
+        Ok(Reply::Text(args::level(args)?.grid.render()))
     })
 }
 
 unsafe extern "C-unwind" fn generate_json(state: *mut lua_State) -> c_int {
     call(state, "map.generate_json", |args| {
-        Ok(Reply::Text(json::level(&level(args)?).into_bytes()))
+        Ok(Reply::Text(json::level(&args::level(args)?).into_bytes()))
     })
 }
 
-/// The level asked for by `(width, height [, seed])` or `{options}`.
-fn level(args: &Args) -> Result<Level, String> {
-    let params = if args.is_table(1) {
-        args.at_most(1)?;
-        args.options(1, Params::set)?
-    } else {
-        args.at_most(3)?;
-        Params::new(args.get(1), args.get(2), args.get(3))
-    };
-    generate::generate(&params)
-}
-
-/// `map.describe(name)`: an algorithm's doc, minimum size and options, for
-/// the CLI, the server's form and the README to read.
+/// `map.describe(name)`: a generator's doc, minimum size and options, for
+/// the CLI, the server's form and the docs to read.
 unsafe extern "C-unwind" fn describe(state: *mut lua_State) -> c_int {
     call(state, "map.describe", |args| {
-        args.at_most(1)?;
-        Ok(Reply::Description(generate::chosen(args.get(1))?))
+        Ok(Reply::Description(args::generator(args)?))
     })
 }
 
 /// `map.fov(m, x, y [, radius [, options]])`: the cells visible from `(x, y)`.
 unsafe extern "C-unwind" fn fov(state: *mut lua_State) -> c_int {
     call(state, "map.fov", |args| {
-        let fov = toolkit::fov(args)?;
-        let seen = crate::fov::visible(&fov.window, fov.origin, fov.radius, &fov.opaque);
-        Ok(Reply::Visible(Box::new((fov, seen))))
+        let asked = args::fov(args)?;
+        let seen = fov::visible(&asked.window, asked.origin, asked.radius, &asked.opaque);
+        Ok(Reply::Visible(Box::new((asked, seen))))
     })
 }
 
 /// `map.distances(m, sources [, options])`: a Dijkstra map.
 unsafe extern "C-unwind" fn distances(state: *mut lua_State) -> c_int {
     call(state, "map.distances", |args| {
-        let (grid, sources, walk) = toolkit::distances(args)?;
-        let dist = crate::distance::distances(&grid, &sources, &walk);
-        Ok(Reply::Distances(grid.width(), dist))
+        let (grid, sources, walk) = args::distances(args)?;
+        let dist = distances::distances(&grid, &sources, &walk);
+        Ok(Reply::Rows(grid.width(), dist))
     })
 }
 
 /// `map.path(m, x1, y1, x2, y2 [, options])`: a shortest path, or nil and why.
 unsafe extern "C-unwind" fn path(state: *mut lua_State) -> c_int {
     call(state, "map.path", |args| {
-        let (grid, from, to, walk) = toolkit::path(args)?;
-        let found = crate::path::path(&grid, from, to, &walk).map_err(|e| e.to_string());
-        Ok(Reply::Path(found))
+        let (grid, from, to, walk) = args::path(args)?;
+        let found = path::path(&grid, from, to, &walk).map_err(|e| e.to_string());
+        Ok(Reply::Positions(found))
     })
 }
 
@@ -287,7 +208,7 @@ unsafe fn push_protected(state: *mut lua_State, name: &str, reply: Reply) -> c_i
     let message = if status == ffi::LUA_ERRMEM {
         format!("{name}: not enough memory for the result")
     } else {
-        format!("{name}: {}", stack::message(state))
+        format!("{name}: {}", read::message(state))
     };
     ffi::lua_settop(state, base);
     raise(state, message)
@@ -299,21 +220,21 @@ unsafe extern "C-unwind" fn push_reply(state: *mut lua_State) -> c_int {
     let reply = &*ffi::lua_touserdata(state, 1).cast::<Reply>();
     ffi::lua_settop(state, 0);
     match reply {
-        Reply::Map(grid) => stack::push_grid(state, grid),
-        Reply::Level(level) => stack::push_level(state, level),
-        Reply::Text(text) => stack::push_bytes(state, text),
-        Reply::Reach(Ok(())) => stack::push_true(state),
-        Reply::Reach(Err(why)) => stack::push_false_and(state, why),
-        Reply::Description(algorithm) => stack::push_description(state, algorithm),
+        Reply::Map(grid) => push::push_grid(state, grid),
+        Reply::Level(level) => push::push_level(state, level),
+        Reply::Text(text) => push::push_bytes(state, text),
+        Reply::Verdict(Ok(())) => push::push_true(state),
+        Reply::Verdict(Err(why)) => push::push_false_and(state, why),
+        Reply::Description(generator) => push::push_description(state, generator),
         Reply::Visible(fov) => {
             let (fov, seen) = &**fov;
-            stack::push_visible(state, fov.height, fov.corner, fov.window.width(), seen)
+            push::push_visible(state, fov.height, fov.corner, fov.window.width(), seen)
         }
-        Reply::Distances(width, dist) => stack::push_distances(state, *width, dist),
-        Reply::Path(Ok(cells)) => stack::push_path(state, cells),
-        Reply::Path(Err(why)) => stack::push_nil_and(state, why),
+        Reply::Rows(width, values) => push::push_rows_of_integers(state, *width, values),
+        Reply::Positions(Ok(cells)) => push::push_positions(state, cells),
+        Reply::Positions(Err(why)) => push::push_nil_and(state, why),
         #[cfg(feature = "luajit")]
-        Reply::Parts(level) => stack::push_level_parts(state, level),
+        Reply::Parts(level) => luajit::push_level_parts(state, level),
     }
 }
 

@@ -22,8 +22,8 @@
 //!   good once seen (rock never comes back), so picking costs O(carved)
 //!   overall.
 
-use crate::algorithm::{self, Algorithm, Kind, Layout, OptionSpec, Options};
-use crate::generate::{fill_option, fill_target};
+use crate::generators::{self, Generator, Kind, Layout, OptionSpec, Options};
+use super::shared::{fill_option, fill_target};
 use crate::grid::{Grid, Pos, FLOOR, WALL};
 use crate::rng::Rng;
 
@@ -31,7 +31,7 @@ use crate::rng::Rng;
 /// `fill` must be at least 0.75 (smaller fills carve fewer than 2 cells and
 /// are refused, as `cave` refuses them). 3x4 would do too; maps are usually
 /// wider than tall, so width gets the extra cell, as in `cellular` and `maze`.
-pub const ALGORITHM: Algorithm = Algorithm {
+pub const GENERATOR: Generator = Generator {
     name: "drunkard",
     doc: "Drunkard's walk: random walkers carve a winding cave out from the centre",
     min_width: 4,
@@ -44,7 +44,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
                 min: 1,
                 max: MAX_LIFETIME,
             },
-            default: algorithm::Default::Int(400),
+            default: generators::Default::Int(400),
             doc: "steps each walker takes at most: short gives blobs, long gives winding tunnels",
         },
     ],
@@ -236,8 +236,8 @@ impl Directions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithm::testing;
-    use crate::algorithm::Value;
+    use crate::generators::testing;
+    use crate::generators::Value;
 
     fn options(fill: f64, lifetime: i64) -> Options {
         Options::new(vec![

@@ -1,20 +1,22 @@
-//! `generate`: from the caller's parameters to a finished level. What every
-//! generator shares lives here: checking the options each one declares (see
-//! `algorithm.rs`), then, after it carves, doors, `@`, `>`, items and the
-//! level's metadata.
+//! The level pipeline: from the caller's parameters to a finished level.
+//! What every generator shares lives here: checking the options each one
+//! declares (see `generators`), then, after it carves, doors, `@`, `>`,
+//! items and the level's metadata.
 
-use crate::algorithm::{self, Algorithm, Default, Kind, Options, Value, LIST};
-use crate::doors;
-use crate::grid::{Grid, Pos, FLOOR, PLAYER, STAIRS, WALL};
+pub mod doors;
+pub mod items;
+pub mod json;
+
+use crate::args::{self, Arg};
+use crate::generators::{self, Default, Generator, Kind, Options, Value, LIST};
+use crate::grid::{Grid, Pos, Rect, FLOOR, PLAYER, STAIRS, WALL};
 use crate::memory;
-use crate::options::{self, Arg};
-use crate::place::{self, Item};
-use crate::reach;
 use crate::rng::Rng;
-use crate::rooms::Room;
+use crate::toolkit::reach;
+use items::Item;
 
 /// The option every algorithm takes, checked by the shared code.
-pub const ITEMS: algorithm::OptionSpec = algorithm::OptionSpec {
+pub const ITEMS: generators::OptionSpec = generators::OptionSpec {
     name: "items",
     kind: Kind::Int {
         min: 0,
@@ -125,7 +127,7 @@ pub struct Level {
     pub grid: Grid,
     pub seed: i64,
     pub algorithm: &'static str,
-    pub rooms: Vec<Room>,
+    pub rooms: Vec<Rect>,
     pub doors: Vec<Pos>,
     pub player: Pos,
     pub stairs: Pos,
@@ -140,29 +142,29 @@ pub fn generate(params: &Params) -> Result<Level, String> {
             .collect();
         return Err(format!(
             "unknown option {} (options: {})",
-            options::quoted(key),
+            args::quoted(key),
             known.join(", ")
         ));
     }
     let algorithm = chosen(params.algorithm)?;
     foreign_options(algorithm, params)?;
-    let (width, height) = options::size(
+    let (width, height) = args::size(
         params.width,
         params.height,
         algorithm.min_width as i64,
         algorithm.min_height as i64,
     )?;
-    let seed = options::seed(params.seed)?;
+    let seed = args::seed(params.seed)?;
     let opts = checked(algorithm, params, width.min(height))?;
     memory::check(memory::bound_generate(width * height))?;
     build(algorithm, width, height, seed, &opts)
 }
 
 /// The algorithm asked for; the first in the list when none is.
-pub fn chosen(arg: Arg) -> Result<&'static Algorithm, String> {
+pub fn chosen(arg: Arg) -> Result<&'static Generator, String> {
     match arg {
         Arg::Missing => Some(LIST[0]),
-        Arg::Str(name) => algorithm::find(name),
+        Arg::Str(name) => generators::find(name),
         _ => None,
     }
     .ok_or_else(|| {
@@ -173,7 +175,7 @@ pub fn chosen(arg: Arg) -> Result<&'static Algorithm, String> {
 
 /// An error naming the first option given (in registry order) that only
 /// other algorithms take.
-fn foreign_options(algorithm: &Algorithm, params: &Params) -> Result<(), String> {
+fn foreign_options(algorithm: &Generator, params: &Params) -> Result<(), String> {
     if params.options.is_empty() {
         return Ok(());
     }
@@ -208,7 +210,7 @@ fn listed(words: &[String], conjunction: &str) -> String {
 
 /// The algorithm's options and `items`, in declaration order, each the
 /// value given or its default.
-fn checked(algorithm: &Algorithm, given: &Params, shorter_side: usize) -> Result<Options, String> {
+fn checked(algorithm: &Generator, given: &Params, shorter_side: usize) -> Result<Options, String> {
     let specs = algorithm.options.iter().chain([&ITEMS]);
     let mut values = Vec::with_capacity(algorithm.options.len() + 1);
     for spec in specs {
@@ -234,7 +236,7 @@ fn default_value(default: Default, shorter_side: usize) -> Value {
 /// One given value against its kind, with the message every front end shows.
 fn check(name: &str, kind: Kind, arg: Arg) -> Result<Value, String> {
     match kind {
-        Kind::Int { min, max } => options::int_in(name, arg, min, max).map(Value::Int),
+        Kind::Int { min, max } => args::int_in(name, arg, min, max).map(Value::Int),
         Kind::Number { min, max, open_min } => {
             let x = match arg {
                 Arg::Int(i) => Some(i as f64),
@@ -260,7 +262,7 @@ fn check(name: &str, kind: Kind, arg: Arg) -> Result<Value, String> {
 
 /// Carves, then puts doors, `@`, `>` and the items.
 fn build(
-    algorithm: &'static Algorithm,
+    algorithm: &'static Generator,
     width: usize,
     height: usize,
     seed: i64,
@@ -280,7 +282,7 @@ fn build(
         .unwrap_or_else(|| farthest_floor(&grid, player));
     grid.set(player, PLAYER);
     grid.set(stairs, STAIRS);
-    let items = place::items(&mut grid, opts.int(ITEMS.name) as usize, &mut rng)?;
+    let items = items::place(&mut grid, opts.int(ITEMS.name) as usize, &mut rng)?;
     Ok(Level {
         grid,
         seed,
@@ -309,40 +311,10 @@ pub fn farthest_floor(grid: &Grid, from: Pos) -> Pos {
     grid.pos(best)
 }
 
-/// The `fill` option of the generators that carve an exact share of the
-/// interior (`cave`, `drunkard`), counted by `fill_target`.
-pub const fn fill_option(default: f64) -> algorithm::OptionSpec {
-    algorithm::OptionSpec {
-        name: "fill",
-        kind: Kind::Number {
-            min: 0.0,
-            max: 1.0,
-            open_min: true,
-        },
-        default: Default::Number(default),
-        doc: "the fraction of the interior to carve",
-    }
-}
-
-/// The number of cells `fill` of a `width` x `height` map's interior
-/// carves: `round(fill * interior)`, halves up; an error when that leaves
-/// no room for `@` and `>` (cave and drunkard count their target so).
-pub fn fill_target(fill: f64, width: usize, height: usize) -> Result<usize, String> {
-    let interior = (width - 2) * (height - 2);
-    let target = (fill * interior as f64).round() as usize;
-    if target < 2 {
-        return Err(format!(
-            "fill {fill} of the {interior} interior cells of a {width}x{height} map carves \
-             {target}; @ and > need at least 2"
-        ));
-    }
-    Ok(target)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reach;
+    use crate::toolkit::reach;
 
     fn params(width: i64, height: i64, seed: i64) -> Params<'static> {
         Params::new(Arg::Int(width), Arg::Int(height), Arg::Int(seed))

@@ -22,7 +22,7 @@ const SPARSE_ITEMS: usize = 32;
 /// found by counting floor cells row by row, so a handful of items on a
 /// large map does not list every floor cell; both ways make the same draws
 /// and the same choice.
-pub fn items(grid: &mut Grid, count: usize, rng: &mut Rng) -> Result<Vec<Item>, String> {
+pub fn place(grid: &mut Grid, count: usize, rng: &mut Rng) -> Result<Vec<Item>, String> {
     let floor = Floor::new(grid);
     if count > floor.len() {
         return Err(format!(
@@ -159,7 +159,7 @@ mod tests {
     fn items_land_on_distinct_floor_cells() {
         for seed in 0..100 {
             let mut g = Grid::from_cells(5, 2, b"#....@>..#".to_vec());
-            let placed = items(&mut g, 6, &mut Rng::new(seed)).unwrap();
+            let placed = place(&mut g, 6, &mut Rng::new(seed)).unwrap();
             assert_eq!(placed.len(), 6);
             assert_eq!(g.cells().iter().filter(|&&c| c == FLOOR).count(), 0);
             assert_eq!(g.get(Pos { x: 1, y: 2 }), b'@');
@@ -173,7 +173,7 @@ mod tests {
     #[test]
     fn both_kinds_occur() {
         let mut g = Grid::new(10, 10, FLOOR);
-        let placed = items(&mut g, 40, &mut Rng::new(3)).unwrap();
+        let placed = place(&mut g, 40, &mut Rng::new(3)).unwrap();
         assert!(placed.iter().any(|i| i.kind == GOLD));
         assert!(placed.iter().any(|i| i.kind == POTION));
     }
@@ -182,11 +182,11 @@ mod tests {
     fn too_many_items_is_an_error_and_changes_nothing() {
         let mut g = Grid::from_cells(3, 1, b"#.#".to_vec());
         let before = g.clone();
-        let err = items(&mut g, 2, &mut Rng::new(0)).unwrap_err();
+        let err = place(&mut g, 2, &mut Rng::new(0)).unwrap_err();
         assert_eq!(err, "cannot place 2 items: only 1 free floor cells");
         assert_eq!(g, before);
         assert_eq!(
-            items(&mut Grid::new(2, 2, WALL), 0, &mut Rng::new(0)),
+            place(&mut Grid::new(2, 2, WALL), 0, &mut Rng::new(0)),
             Ok(vec![])
         );
     }

@@ -1,30 +1,47 @@
 //! What a generator is: a name, its options, and a function that carves a
-//! grid. Each generator is one file that declares an `Algorithm`; the
-//! `generators!` list in lib.rs names them all. Everything the generators share (checking options, their
-//! messages, placing `@`, `>` and items, doors, metadata) is in `generate.rs`.
+//! grid. Each generator is one file here that declares its `GENERATOR`;
+//! `generators!` below lists them. What they share while carving is in
+//! `shared.rs`; what every level gets after carving (option checks, doors,
+//! `@`, `>`, items, metadata) is the level pipeline, `crate::level`.
 
-use crate::grid::{Grid, Pos};
+use crate::grid::{Grid, Pos, Rect};
 use crate::rng::Rng;
-use crate::rooms::Room;
 
-/// Every generator, in the order `map.ALGORITHMS` lists them; the first is
-/// the default. Adding a generator: a new file declaring its `ALGORITHM`,
-/// plus its name in `generators!` (lib.rs).
-pub const LIST: &[&Algorithm] = crate::GENERATORS;
+pub mod shared;
 
-/// The generator called `name`.
-pub fn find(name: &[u8]) -> Option<&'static Algorithm> {
-    LIST.iter().copied().find(|a| a.name.as_bytes() == name)
+/// Declares the generator modules and `LIST`, the list of them, in one place.
+macro_rules! generators {
+    ($($name:ident),* $(,)?) => {
+        $(pub mod $name;)*
+        /// Every generator, in the order `map.ALGORITHMS` lists them; the
+        /// first is the default.
+        pub const LIST: &[&Generator] = &[$(&$name::GENERATOR),*];
+    };
 }
 
-pub struct Algorithm {
+// Adding a generator: a new file declaring its `GENERATOR`, and its name here.
+generators! {
+    rooms,
+    cave,
+    bsp,
+    cellular,
+    drunkard,
+    maze,
+}
+
+/// The generator called `name`.
+pub fn find(name: &[u8]) -> Option<&'static Generator> {
+    LIST.iter().copied().find(|g| g.name.as_bytes() == name)
+}
+
+pub struct Generator {
     pub name: &'static str,
     /// One line for the README, the CLI and the server's form.
     pub doc: &'static str,
     pub min_width: usize,
     pub min_height: usize,
     /// The generator's own options; `items` (every generator) is added by
-    /// `generate.rs`. An option called `doors` makes the shared code turn
+    /// the level pipeline. An option called `doors` makes the pipeline turn
     /// corridor openings in the rooms' walls into doors.
     pub options: &'static [OptionSpec],
     /// Carves the solid (all `#`) `grid` of at least `min_width` x
@@ -36,7 +53,7 @@ pub struct Algorithm {
 /// Where things go, as a generator decides.
 pub struct Layout {
     /// The rooms, for `m.rooms` and doors (empty where there are none).
-    pub rooms: Vec<Room>,
+    pub rooms: Vec<Rect>,
     pub player: Pos,
     /// `None`: the shared rule, the floor cell farthest from `@` by walking
     /// distance (the first in row order on a tie).
@@ -140,8 +157,8 @@ impl Options {
 pub mod testing {
     use super::{Layout, Options};
     use crate::grid::{Grid, FLOOR, WALL};
-    use crate::reach::{distances, UNREACHED};
     use crate::rng::Rng;
+    use crate::toolkit::reach::{distances, UNREACHED};
 
     /// `carve` run on a solid `w` x `h` grid.
     pub fn run(

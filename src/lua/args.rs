@@ -1,15 +1,48 @@
-//! The arguments of `fov`, `distances` and `path`, read and checked: the
-//! positions, the radius and the options tables, with their messages. Safe
-//! code over `stack::Args`; the work itself is the core's.
+//! What each export takes: its arguments read and checked, with their
+//! messages. Safe code over `read::Args`; the work itself is the core's.
 
 use std::ffi::c_int;
 
-use crate::distance::{Walk, MAX_COST, MIN_COST};
+use super::read::{Args, Key};
+use crate::args::{int_in, quoted, size, Arg, MAX_CELLS};
+use crate::generators::Generator;
 use crate::grid::{byte_set, ByteSet, Grid, Pos};
+use crate::level::{self, Level, Params};
 use crate::memory;
-use crate::options::{self, quoted, Arg};
+use crate::toolkit::distances::{Walk, MAX_COST, MIN_COST};
 
-use super::stack::{Args, Key};
+/// `new_map(width, height)`.
+pub fn new_map(args: &Args) -> Result<(usize, usize), String> {
+    args.at_most(2)?;
+    size(args.get(1), args.get(2), 1, 1)
+}
+
+/// A function's one argument, a whole map, copied into a grid once
+/// `bound(cells, height)` bytes were found free.
+pub fn whole_map(args: &Args, bound: fn(usize, usize) -> usize) -> Result<Grid, String> {
+    args.at_most(1)?;
+    let (width, height) = args.map_size(1)?;
+    memory::check(bound(width * height, height))?;
+    args.grid(1, (width, height))
+}
+
+/// The level asked for by `(width, height [, seed])` or `{options}`.
+pub fn level(args: &Args) -> Result<Level, String> {
+    let params = if args.is_table(1) {
+        args.at_most(1)?;
+        args.options(1, Params::set)?
+    } else {
+        args.at_most(3)?;
+        Params::new(args.get(1), args.get(2), args.get(3))
+    };
+    level::generate(&params)
+}
+
+/// `describe(name)`: the generator called so.
+pub fn generator(args: &Args) -> Result<&'static Generator, String> {
+    args.at_most(1)?;
+    level::chosen(args.get(1))
+}
 
 /// `fov`'s default: walls and closed doors block sight.
 const OPAQUE: &[u8] = b"#+";
@@ -58,83 +91,19 @@ pub fn fov(args: &Args) -> Result<Fov, String> {
     })
 }
 
-/// LuaJIT only: `fov` on a window that `jit_tables.lua` has read and checked,
-/// as `(cells, window width, origin x, origin y, radius, options)`, the
-/// origin within the window and the radius as the caller gave it.
-#[cfg(feature = "luajit")]
-pub fn fov_cells(args: &Args) -> Result<(Grid, Pos, Option<usize>, ByteSet), String> {
-    let cells = Cells::of(args)?;
-    let (w, h) = (cells.width, cells.height());
-    let origin = position(args.get(3), args.get(4), ("x", "y"), w, h)?;
-    let radius = radius(args.get(5), w + h)?;
-    let opaque = opaque(args, 6)?;
-    memory::check(memory::bound_fov(w * h))?;
-    Ok((cells.grid(), origin, radius, opaque))
-}
-
-/// LuaJIT only: `distances` on a map that `jit_tables.lua` has read and
-/// checked, as `(cells, width, sources, options)`.
-#[cfg(feature = "luajit")]
-pub fn distances_cells(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
-    let cells = Cells::of(args)?;
-    let sources = sources(args, 3, cells.width, cells.height())?;
-    let walk = walk(args, 4)?;
-    memory::check(memory::bound_distances(cells.bytes.len(), sources.len()))?;
-    Ok((cells.grid(), sources, walk))
-}
-
-/// LuaJIT only: a map or window given as `(cells, width)` by
-/// `jit_tables.lua`, row-major cells in one string, which it has checked.
-/// Copied into a grid only after the caller's memory check.
-#[cfg(feature = "luajit")]
-pub struct Cells<'a> {
-    pub bytes: &'a [u8],
-    pub width: usize,
-}
-
-#[cfg(feature = "luajit")]
-impl<'a> Cells<'a> {
-    pub fn of(args: &'a Args) -> Result<Cells<'a>, String> {
-        let bytes = match args.get(1) {
-            Arg::Str(bytes) => bytes,
-            _ => &[],
-        };
-        let width = args.get(2).integer().and_then(|w| usize::try_from(w).ok());
-        match width {
-            Some(w)
-                if w > 0
-                    && !bytes.is_empty()
-                    && bytes.len() % w == 0
-                    && bytes.len() <= options::MAX_CELLS =>
-            {
-                Ok(Cells { bytes, width: w })
-            }
-            _ => Err("internal error (please report): bad cells".into()),
-        }
-    }
-
-    pub fn height(&self) -> usize {
-        self.bytes.len() / self.width
-    }
-
-    pub fn grid(&self) -> Grid {
-        Grid::from_cells(self.width, self.height(), self.bytes.to_vec())
-    }
-}
-
 /// `fov`'s radius: none, or an integer >= 0, cut to `far` (past the map's
 /// far corner a radius is no limit, and r * (r + 1) stays small).
-fn radius(arg: Arg, far: usize) -> Result<Option<usize>, String> {
+pub(super) fn radius(arg: Arg, far: usize) -> Result<Option<usize>, String> {
     match arg {
         Arg::Missing => Ok(None),
         arg => Ok(Some(
-            options::int_in("radius", arg, 0, i64::MAX)?.min(far as i64) as usize,
+            int_in("radius", arg, 0, i64::MAX)?.min(far as i64) as usize
         )),
     }
 }
 
 /// `fov`'s options: the characters that block sight.
-fn opaque(args: &Args, index: c_int) -> Result<ByteSet, String> {
+pub(super) fn opaque(args: &Args, index: c_int) -> Result<ByteSet, String> {
     let mut opaque = byte_set(OPAQUE);
     read_options(args, index, &["opaque"], |name, value| {
         opaque = byte_set(string_option(name, value)?);
@@ -150,7 +119,7 @@ pub fn distances(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
     let sources = sources(args, 2, width, height)?;
     let walk = walk(args, 3)?;
     memory::check(memory::bound_distances(width * height, sources.len()))?;
-    Ok((args.grid(1)?, sources, walk))
+    Ok((args.grid(1, (width, height))?, sources, walk))
 }
 
 /// `path(m, x1, y1, x2, y2 [, options])`.
@@ -161,24 +130,29 @@ pub fn path(args: &Args) -> Result<(Grid, Pos, Pos, Walk), String> {
     let to = position(args.get(4), args.get(5), ("x2", "y2"), w, h)?;
     let walk = walk(args, 6)?;
     memory::check(memory::bound_path(w * h))?;
-    Ok((args.grid(1)?, from, to, walk))
+    Ok((args.grid(1, (w, h))?, from, to, walk))
 }
 
 /// A cell of a `width` x `height` map from its coordinates.
-fn position(
+pub(super) fn position(
     x: Arg,
     y: Arg,
     (x_name, y_name): (&str, &str),
     width: usize,
     height: usize,
 ) -> Result<Pos, String> {
-    let x = options::int_in(x_name, x, 1, width as i64)? as usize;
-    let y = options::int_in(y_name, y, 1, height as i64)? as usize;
+    let x = int_in(x_name, x, 1, width as i64)? as usize;
+    let y = int_in(y_name, y, 1, height as i64)? as usize;
     Ok(Pos { x, y })
 }
 
 /// One position `{x=, y=}` or a non-empty array of them.
-fn sources(args: &Args, index: c_int, width: usize, height: usize) -> Result<Vec<Pos>, String> {
+pub(super) fn sources(
+    args: &Args,
+    index: c_int,
+    width: usize,
+    height: usize,
+) -> Result<Vec<Pos>, String> {
     const WHAT: &str = "sources must be a position {x=, y=} or a non-empty array of them";
     if !args.is_table(index) {
         return Err(format!("{WHAT}, got {}", type_of(args.get(index))));
@@ -192,11 +166,8 @@ fn sources(args: &Args, index: c_int, width: usize, height: usize) -> Result<Vec
     if count == 0 {
         return Err(format!("{WHAT}, got an empty table"));
     }
-    if count > options::MAX_CELLS {
-        return Err(format!(
-            "sources has more than {} positions",
-            options::MAX_CELLS
-        ));
+    if count > MAX_CELLS {
+        return Err(format!("sources has more than {} positions", MAX_CELLS));
     }
     (1..=count)
         .map(|i| {
@@ -224,7 +195,7 @@ fn field_position(
 ) -> Result<Pos, String> {
     let coordinate = |key: &str, max: usize| {
         args.with_field(index, Key::Name(key), |a, i| {
-            options::int_in(&format!("{name}.{key}"), a.at(i), 1, max as i64)
+            int_in(&format!("{name}.{key}"), a.at(i), 1, max as i64)
         })
     };
     let x = coordinate("x", width)? as usize;
@@ -233,7 +204,7 @@ fn field_position(
 }
 
 /// The walking options of `distances` and `path`.
-fn walk(args: &Args, index: c_int) -> Result<Walk, String> {
+pub(super) fn walk(args: &Args, index: c_int) -> Result<Walk, String> {
     let mut walk = Walk::new();
     let mut cost_at = None;
     read_options(
@@ -291,8 +262,7 @@ fn cost_table(args: &Args, index: c_int) -> Result<[u64; 256], String> {
     let mut costs = [1; 256];
     for (key, value) in entries {
         let name = format!("cost[{}]", quoted(&key));
-        costs[key[0] as usize] =
-            options::int_in(&name, value, MIN_COST as i64, MAX_COST as i64)? as u64;
+        costs[key[0] as usize] = int_in(&name, value, MIN_COST as i64, MAX_COST as i64)? as u64;
     }
     Ok(costs)
 }

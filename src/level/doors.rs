@@ -7,9 +7,9 @@
 //! none; one crossing two rooms' walls back to back gets a door in each
 //! (`++`). Doors are walkable, so adding them disconnects nothing.
 
-use crate::algorithm::{Default, Kind, OptionSpec};
+use crate::generators::{Default, Kind, OptionSpec};
+use crate::grid::Rect;
 use crate::grid::{Grid, Pos, DOOR, FLOOR, WALL};
-use crate::rooms::Room;
 
 /// The option that asks for doors, for the generators with rooms to declare;
 /// `generate.rs` calls `add` when it is true.
@@ -23,7 +23,7 @@ pub const OPTION: OptionSpec = OptionSpec {
 /// Turns every such opening of every room into `+`, and returns them in
 /// row-major order, each once (a wall between two rooms is on both rings).
 /// Meant for a freshly carved grid (only `.` and `#`).
-pub fn add(grid: &mut Grid, rooms: &[Room]) -> Vec<Pos> {
+pub fn add(grid: &mut Grid, rooms: &[Rect]) -> Vec<Pos> {
     let mut doors = Vec::new();
     for room in rooms {
         for (cell, inward) in ring(room) {
@@ -47,7 +47,7 @@ type Cell = (isize, isize);
 
 /// The ring's cells, each with the step that leads into the room: the top
 /// side, the bottom, the left, the right, corners left out.
-fn ring(room: &Room) -> impl Iterator<Item = (Cell, Cell)> {
+fn ring(room: &Rect) -> impl Iterator<Item = (Cell, Cell)> {
     let (x, y, w, h) = (
         room.x as isize,
         room.y as isize,
@@ -87,12 +87,12 @@ fn cell(grid: &Grid, x: isize, y: isize) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bsp;
-    use crate::reach::distances;
+    use crate::generators::bsp;
     use crate::rng::Rng;
+    use crate::toolkit::reach::distances;
 
-    fn room(x: usize, y: usize, w: usize, h: usize) -> Room {
-        Room { x, y, w, h }
+    fn room(x: usize, y: usize, w: usize, h: usize) -> Rect {
+        Rect { x, y, w, h }
     }
 
     fn at(x: usize, y: usize) -> Pos {
@@ -171,7 +171,7 @@ mod tests {
     }
 
     /// The step into `room` when `p` is on its ring, corners excluded.
-    fn inward(room: &Room, p: Pos) -> Option<(isize, isize)> {
+    fn inward(room: &Rect, p: Pos) -> Option<(isize, isize)> {
         let in_x = (room.x..room.x + room.w).contains(&p.x);
         let in_y = (room.y..room.y + room.h).contains(&p.y);
         match (in_x, in_y) {
@@ -186,8 +186,8 @@ mod tests {
     /// The definition, cell by cell: a floor ring cell of some room, open
     /// into the room and out of it, walled along the ring. (Each cell is
     /// tested against the rooms whose ring box holds it, to keep it quick.)
-    fn expected(before: &Grid, rooms: &[Room]) -> Vec<Pos> {
-        let mut near: Vec<Vec<Room>> = vec![Vec::new(); before.cells().len()];
+    fn expected(before: &Grid, rooms: &[Rect]) -> Vec<Pos> {
+        let mut near: Vec<Vec<Rect>> = vec![Vec::new(); before.cells().len()];
         for r in rooms {
             for y in r.y - 1..=r.y + r.h {
                 for x in r.x - 1..=r.x + r.w {
@@ -215,7 +215,7 @@ mod tests {
 
     /// Doors exactly where the definition puts them, nothing else changed,
     /// the same doors when recomputed, and the same cells reachable.
-    fn check(before: &Grid, rooms: &[Room]) -> usize {
+    fn check(before: &Grid, rooms: &[Rect]) -> usize {
         let mut after = before.clone();
         let doors = add(&mut after, rooms);
         assert_eq!(doors, expected(before, rooms));
@@ -243,7 +243,7 @@ mod tests {
         for seed in 0..60 {
             for (w, h) in [(6, 5), (7, 9), (30, 12), (60, 20), (120, 40)] {
                 let mut g = Grid::new(w, h, WALL);
-                let rooms = crate::rooms::carve(&mut g, 10, &mut Rng::new(seed));
+                let rooms = crate::generators::rooms::carve(&mut g, 10, &mut Rng::new(seed));
                 total += check(&g, &rooms);
             }
         }

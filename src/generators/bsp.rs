@@ -17,13 +17,13 @@
 //! room never takes its part's last column or row: that wall line keeps rooms
 //! of neighbouring parts from touching, and the border does it for the last.
 
-use crate::algorithm::{Algorithm, Default, Kind, Layout, OptionSpec, Options};
-use crate::grid::{Grid, Pos, FLOOR, WALL};
-use crate::options::MAX_CELLS;
+use super::shared::{Corridors, MAX_ROOMS};
+use super::{Default, Generator, Kind, Layout, OptionSpec, Options};
+use crate::args::MAX_CELLS;
+use crate::grid::{Grid, Pos, Rect, FLOOR, WALL};
 use crate::rng::Rng;
-use crate::rooms::Room;
 
-pub const ALGORITHM: Algorithm = Algorithm {
+pub const GENERATOR: Generator = Generator {
     name: "bsp",
     doc: "rooms in the leaves of a binary space partition, joined up the tree by corridors",
     // A 2x1 interior: its one part gives a 2x1 room, so @ and > differ (see
@@ -62,7 +62,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
             default: Default::Number(DEFAULT_MAX_RATIO),
             doc: "a part longer than max_ratio times its breadth is always split across",
         },
-        crate::doors::OPTION,
+        crate::level::doors::OPTION,
     ],
     carve: layout,
 };
@@ -70,7 +70,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
 /// With `depth <= 13`, at most 8192 rooms: within `MAX_ROOMS`, the bound the
 /// rooms algorithm puts on the rooms a map reports. It also bounds the
 /// recursion, however lopsided the splits.
-pub const MAX_DEPTH: i64 = crate::options::MAX_ROOMS.ilog2() as i64;
+pub const MAX_DEPTH: i64 = MAX_ROOMS.ilog2() as i64;
 
 /// Up to 32 rooms; at 80x50 with the other defaults, 17 to 32 (25 on
 /// average over 1000 seeds), on about half the cells.
@@ -170,7 +170,7 @@ struct Ends {
 /// Partitions the solid `grid` (at least 4x3), carves a room per leaf and
 /// the corridors, and returns the rooms, leaves in depth-first order (first
 /// halves first: left before right, top before bottom).
-pub fn carve(grid: &mut Grid, settings: Settings, rng: &mut Rng) -> Vec<Room> {
+pub fn carve(grid: &mut Grid, settings: Settings, rng: &mut Rng) -> Vec<Rect> {
     let whole = Part {
         x: 2,
         y: 2,
@@ -182,6 +182,7 @@ pub fn carve(grid: &mut Grid, settings: Settings, rng: &mut Rng) -> Vec<Room> {
         rng,
         settings,
         rooms: Vec::new(),
+        corridors: Corridors::default(),
     };
     bsp.partition(whole, settings.depth);
     bsp.rooms
@@ -191,7 +192,8 @@ struct Bsp<'a> {
     grid: &'a mut Grid,
     rng: &'a mut Rng,
     settings: Settings,
-    rooms: Vec<Room>,
+    rooms: Vec<Rect>,
+    corridors: Corridors,
 }
 
 impl Bsp<'_> {
@@ -209,7 +211,7 @@ impl Bsp<'_> {
             (a.bottom, b.top)
         };
         let (from, to) = (self.rooms[from].centre(), self.rooms[to].centre());
-        corridor(self.grid, from, to, self.rng);
+        self.corridors.carve(self.grid, from, to, self.rng);
         self.merge(a, b)
     }
 
@@ -257,7 +259,7 @@ impl Bsp<'_> {
         let y = self.rng.range(part.y, part.y + room_h - h);
         self.grid.fill(Pos { x, y }, w, h, FLOOR);
         let i = self.rooms.len();
-        self.rooms.push(Room { x, y, w, h });
+        self.rooms.push(Rect { x, y, w, h });
         Ends {
             left: i,
             right: i,
@@ -288,32 +290,6 @@ impl Bsp<'_> {
     }
 }
 
-/// Carves an L from `a` to `b`, horizontal leg first or vertical leg first.
-/// Both legs stay in the rectangle the two points span, so inside the border.
-fn corridor(grid: &mut Grid, a: Pos, b: Pos, rng: &mut Rng) {
-    let corner = if rng.coin() {
-        Pos { x: b.x, y: a.y }
-    } else {
-        Pos { x: a.x, y: b.y }
-    };
-    line(grid, a, corner);
-    line(grid, corner, b);
-}
-
-/// Carves a straight horizontal or vertical line, both ends included.
-fn line(grid: &mut Grid, a: Pos, b: Pos) {
-    let top_left = Pos {
-        x: a.x.min(b.x),
-        y: a.y.min(b.y),
-    };
-    grid.fill(
-        top_left,
-        a.x.abs_diff(b.x) + 1,
-        a.y.abs_diff(b.y) + 1,
-        FLOOR,
-    );
-}
-
 /// The room cell with the longest walk from `player`, the first in row
 /// order on a tie. Rooms are at least two cells, so it is never `player`'s.
 ///
@@ -324,7 +300,7 @@ fn line(grid: &mut Grid, a: Pos, b: Pos) {
 /// bit, so no distances are stored; the border is wall, so neighbours need
 /// no bounds test; and, as in `reach`, each neighbour is written to the
 /// queue without a branch and kept if open.
-fn farthest_room_cell(grid: &Grid, rooms: &[Room], player: Pos) -> Pos {
+fn farthest_room_cell(grid: &Grid, rooms: &[Rect], player: Pos) -> Pos {
     debug_assert!(
         grid.cells().len() <= MAX_CELLS,
         "indices fit below ROOM_BIT"
@@ -371,9 +347,8 @@ const ROOM_BIT: u32 = 1 << 31;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithm::Value;
-    use crate::options::MAX_ROOMS;
-    use crate::reach::{distances, UNREACHED};
+    use crate::generators::Value;
+    use crate::toolkit::reach::{distances, UNREACHED};
 
     const DEFAULTS: Settings = Settings {
         depth: DEFAULT_DEPTH as usize,
@@ -424,7 +399,7 @@ mod tests {
 
     /// Inside the border, floor, at least two cells and `min_size - 1`
     /// across where the map allows, never crowding, at most `2^depth`.
-    fn check_rooms(g: &Grid, rooms: &[Room], s: Settings) {
+    fn check_rooms(g: &Grid, rooms: &[Rect], s: Settings) {
         let (w, h) = (g.width(), g.height());
         assert!(!rooms.is_empty() && rooms.len() <= 1 << s.depth);
         for r in rooms {
@@ -441,9 +416,9 @@ mod tests {
     /// `crowds` is false for every pair. Sorted along the map's length, a
     /// room can only crowd the next ones that start before it ends (plus
     /// one): the rest are skipped, so thousands of rooms check quickly.
-    fn assert_none_crowd(rooms: &[Room], by_rows: bool) {
-        let span = |r: &Room| if by_rows { (r.y, r.h) } else { (r.x, r.w) };
-        let mut order: Vec<&Room> = rooms.iter().collect();
+    fn assert_none_crowd(rooms: &[Rect], by_rows: bool) {
+        let span = |r: &Rect| if by_rows { (r.y, r.h) } else { (r.x, r.w) };
+        let mut order: Vec<&Rect> = rooms.iter().collect();
         order.sort_by_key(|r| span(r).0);
         for (i, a) in order.iter().enumerate() {
             let (start, length) = span(a);
@@ -562,7 +537,7 @@ mod tests {
                 let (_, layout) = run(4, 3, s, seed);
                 assert_eq!(
                     layout.rooms,
-                    vec![Room {
+                    vec![Rect {
                         x: 2,
                         y: 2,
                         w: 2,
@@ -573,7 +548,7 @@ mod tests {
                 assert_eq!(layout.stairs, Some(Pos { x: 3, y: 2 }));
             }
         }
-        assert_eq!((ALGORITHM.min_width, ALGORITHM.min_height), (4, 3));
+        assert_eq!((GENERATOR.min_width, GENERATOR.min_height), (4, 3));
     }
 
     #[test]
@@ -598,7 +573,7 @@ mod tests {
 
     #[test]
     fn declared_defaults_are_in_range() {
-        for spec in ALGORITHM.options {
+        for spec in GENERATOR.options {
             let fits = match (spec.kind, spec.default) {
                 (Kind::Int { min, max }, Default::Int(v)) => (min..=max).contains(&v),
                 (Kind::Number { min, max, .. }, Default::Number(v)) => (min..=max).contains(&v),
@@ -618,6 +593,7 @@ mod tests {
             rng,
             settings: s,
             rooms: Vec::new(),
+            corridors: Corridors::default(),
         }
     }
 
@@ -678,31 +654,31 @@ mod tests {
         let (mut g, mut rng) = (Grid::new(40, 40, WALL), Rng::new(1));
         let mut b = bsp(&mut g, &mut rng, DEFAULTS);
         b.rooms = vec![
-            Room {
+            Rect {
                 x: 2,
                 y: 10,
                 w: 4,
                 h: 4,
             }, // 0: leftmost
-            Room {
+            Rect {
                 x: 8,
                 y: 2,
                 w: 6,
                 h: 3,
             }, // 1: top, right edge 14
-            Room {
+            Rect {
                 x: 3,
                 y: 20,
                 w: 11,
                 h: 5,
             }, // 2: bottom, right edge 14
-            Room {
+            Rect {
                 x: 20,
                 y: 2,
                 w: 3,
                 h: 9,
             }, // 3: top too, bottom edge 11
-            Room {
+            Rect {
                 x: 30,
                 y: 15,
                 w: 5,
@@ -721,19 +697,5 @@ mod tests {
         assert_eq!((c.left, c.right, c.top, c.bottom), (3, 4, 3, 4));
         let all = b.merge(a, c);
         assert_eq!((all.left, all.right, all.top, all.bottom), (0, 4, 1, 2));
-    }
-
-    #[test]
-    fn corridor_is_an_l_joining_both_ends() {
-        for seed in 0..20 {
-            let mut g = Grid::new(12, 10, WALL);
-            let (a, b) = (Pos { x: 2, y: 8 }, Pos { x: 10, y: 3 });
-            corridor(&mut g, a, b, &mut Rng::new(seed));
-            let floor = g.cells().iter().filter(|&&c| c == FLOOR).count();
-            assert_eq!(floor, 9 + 6 - 1, "two legs sharing the corner");
-            let corner_h = g.get(Pos { x: 10, y: 8 }) == FLOOR;
-            let corner_v = g.get(Pos { x: 2, y: 3 }) == FLOOR;
-            assert!(corner_h != corner_v, "exactly one corner");
-        }
     }
 }

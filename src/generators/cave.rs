@@ -8,13 +8,13 @@
 //! stays rock, frontier marks never reach the grid, and a frontier that runs
 //! dry is refilled instead of crashing, so the target is always carved.
 
-use crate::algorithm::{Algorithm, Default, Kind, Layout, OptionSpec, Options};
-use crate::generate::{fill_option, fill_target};
+use crate::generators::{Generator, Default, Kind, Layout, OptionSpec, Options};
+use super::shared::{fill_option, fill_target};
 use crate::grid::{Grid, Pos, FLOOR};
-use crate::options::MAX_CELLS;
+use crate::args::MAX_CELLS;
 use crate::rng::Rng;
 
-pub const ALGORITHM: Algorithm = Algorithm {
+pub const GENERATOR: Generator = Generator {
     name: "cave",
     doc: "one winding cave grown from the centre (Dighton's frontier growth)",
     // One interior row or column inside the border.
@@ -148,7 +148,7 @@ fn refill(
 mod tests {
     use super::*;
     use crate::grid::WALL;
-    use crate::reach::{distances, UNREACHED};
+    use crate::toolkit::reach::{distances, UNREACHED};
 
     fn cave(w: usize, h: usize, target: usize, max_frontier: usize, seed: i64) -> (Grid, Cave) {
         let mut g = Grid::new(w, h, WALL);

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use crate::distance::{Board, Walk, UNREACHED};
 use crate::grid::{Grid, Pos};
+use crate::toolkit::distances::{Board, Walk, UNREACHED};
 
 /// Why `path` found no path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,8 +77,8 @@ pub fn path(grid: &Grid, from: Pos, to: Pos, walk: &Walk) -> Result<Vec<Pos>, No
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::distance::distances;
     use crate::grid::byte_set;
+    use crate::toolkit::distances::distances;
 
     fn at(x: usize, y: usize) -> Pos {
         Pos { x, y }

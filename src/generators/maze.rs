@@ -24,14 +24,14 @@
 //!   cells each way (on a single row or column nothing can be opened).
 //! - `@`: the first lattice cell (2,2), where the search starts.
 
-use crate::algorithm::{self, Algorithm, Kind, Layout, OptionSpec, Options};
+use crate::generators::{self, Generator, Kind, Layout, OptionSpec, Options};
 use crate::grid::{Grid, Pos, FLOOR, WALL};
 use crate::rng::Rng;
 
 /// A 5x3 map is the smallest with 2 lattice cells ((2,2) and (4,2), joined
 /// through (3,2)); 3x5 would do too, but maps are usually wider than tall,
 /// as in `cellular` and `drunkard`.
-pub const ALGORITHM: Algorithm = Algorithm {
+pub const GENERATOR: Generator = Generator {
     name: "maze",
     doc: "A maze by randomized depth-first search on the odd cells, optionally braided into loops",
     min_width: 5,
@@ -43,7 +43,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
             max: 1.0,
             open_min: false,
         },
-        default: algorithm::Default::Number(0.0),
+        default: generators::Default::Number(0.0),
         doc: "fraction of dead ends opened into loops (0: a perfect maze, 1: none left)",
     }],
     carve,
@@ -262,8 +262,8 @@ impl Lattice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithm::testing;
-    use crate::algorithm::Value;
+    use crate::generators::testing;
+    use crate::generators::Value;
 
     fn run(w: usize, h: usize, seed: i64, braid: f64) -> Grid {
         let options = Options::new(vec![("braid", Value::Number(braid))]);

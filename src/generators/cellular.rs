@@ -28,7 +28,7 @@
 
 use std::ops::Range;
 
-use crate::algorithm::{self, Algorithm, Kind, Layout, OptionSpec, Options};
+use crate::generators::{self, Generator, Kind, Layout, OptionSpec, Options};
 use crate::grid::{Grid, Pos, FLOOR, WALL};
 use crate::rng::Rng;
 
@@ -36,7 +36,7 @@ use crate::rng::Rng;
 /// with a one-cell border, any map at least this wide and tall has 2. (3x4
 /// would do too; maps are usually wider than tall, so width gets the extra
 /// cell, as in `drunkard` and `maze`.)
-pub const ALGORITHM: Algorithm = Algorithm {
+pub const GENERATOR: Generator = Generator {
     name: "cellular",
     doc: "Caves grown from random noise by the 4-5 cellular-automaton rule, every cave joined by tunnels",
     min_width: 4,
@@ -49,13 +49,13 @@ pub const ALGORITHM: Algorithm = Algorithm {
                 max: 1.0,
                 open_min: false,
             },
-            default: algorithm::Default::Number(0.45),
+            default: generators::Default::Number(0.45),
             doc: "chance that an interior cell starts as wall, before smoothing",
         },
         OptionSpec {
             name: "generations",
             kind: Kind::Int { min: 0, max: 20 },
-            default: algorithm::Default::Int(4),
+            default: generators::Default::Int(4),
             doc: "smoothing passes of the 4-5 rule (most caves stop changing within 10)",
         },
     ],
@@ -378,8 +378,8 @@ fn nearest_in_row(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithm::testing;
-    use crate::algorithm::Value;
+    use crate::generators::testing;
+    use crate::generators::Value;
 
     fn options(probability: f64, generations: i64) -> Options {
         Options::new(vec![

@@ -5,8 +5,8 @@
 //! about 1.4 KB a listed item (14 MB for 10,000 items), more than the
 //! level itself. Strings are escaped by `serde_json`.
 
-use crate::generate::Level;
 use crate::grid::Pos;
+use crate::level::Level;
 
 /// `{"algorithm", "doors", "height", "items", "player", "rooms", "rows",
 /// "seed", "stairs", "width"}`, with positions 1-based as in the Lua API.
@@ -77,8 +77,8 @@ fn list<T>(out: &mut Vec<u8>, items: &[T], mut each: impl FnMut(&mut Vec<u8>, &T
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::{generate, Params};
-    use crate::options::Arg;
+    use crate::args::Arg;
+    use crate::level::{generate, Params};
     use serde_json::{json, Value};
 
     /// The JSON as the first release built it, through a `Value` tree.
@@ -116,7 +116,7 @@ mod tests {
 
     #[test]
     fn json_is_byte_for_byte_the_tree_built_one() {
-        for algorithm in crate::algorithm::LIST {
+        for algorithm in crate::generators::LIST {
             for seed in [-(1i64 << 53), -1, 0, 7, 1 << 53] {
                 let params = Params {
                     algorithm: Arg::Str(algorithm.name.as_bytes()),

@@ -1,0 +1,200 @@
+//! The rooms-and-corridors layout: rectangular rooms at random spots, each
+//! joined to the next by an L-shaped corridor.
+
+use super::shared::{Corridors, MAX_ROOMS};
+use super::{Default, Generator, Kind, Layout, OptionSpec, Options};
+use crate::grid::{Grid, Pos, Rect, FLOOR};
+use crate::rng::Rng;
+
+pub const GENERATOR: Generator = Generator {
+    name: "rooms",
+    doc: "rectangular rooms, each joined to the next by an L-shaped corridor",
+    // The smallest map that holds one room inside its wall border.
+    min_width: MIN_ROOM_WIDTH + 2,
+    min_height: MIN_ROOM_HEIGHT + 2,
+    options: &[
+        OptionSpec {
+            name: "rooms",
+            kind: Kind::Int {
+                min: 1,
+                max: MAX_ROOMS,
+            },
+            default: Default::Int(DEFAULT_ROOMS),
+            doc: "rooms wanted; fewer when they do not fit",
+        },
+        crate::level::doors::OPTION,
+    ],
+    carve: layout,
+};
+
+pub const DEFAULT_ROOMS: i64 = 10;
+
+pub const MIN_ROOM_WIDTH: usize = 4;
+pub const MAX_ROOM_WIDTH: usize = 10;
+pub const MIN_ROOM_HEIGHT: usize = 3;
+pub const MAX_ROOM_HEIGHT: usize = 6;
+
+/// Placement attempts per requested room: enough that a 60x20 map gets
+/// all ten default rooms almost always (measured, see the README), while
+/// bounding the work on maps too crowded to take them all.
+pub const ATTEMPTS_PER_ROOM: usize = 10;
+
+/// Up to this many kept rooms, a new room is checked against the list.
+const FEW_ROOMS: usize = 16;
+
+/// The rooms, `@` at the centre of the first, `>` on a random other cell of
+/// the last.
+fn layout(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, String> {
+    let rooms = carve(grid, opts.int("rooms") as usize, rng);
+    let (first, last) = (rooms[0], rooms[rooms.len() - 1]);
+    let player = first.centre();
+    let spots: Vec<Pos> = last.cells().filter(|&p| p != player).collect();
+    let stairs = spots[rng.below(spots.len())];
+    Ok(Layout {
+        rooms,
+        player,
+        stairs: Some(stairs),
+    })
+}
+
+/// Places up to `wanted` rooms on a solid `grid` (at least 6x5), carves them
+/// and the corridors, and returns the rooms in corridor order.
+pub fn carve(grid: &mut Grid, wanted: usize, rng: &mut Rng) -> Vec<Rect> {
+    carve_with(grid, wanted, rng, Corridors::default())
+}
+
+/// `carve` with the given `corridors` (the tests compare their settings:
+/// the maps are the same).
+fn carve_with(
+    grid: &mut Grid,
+    wanted: usize,
+    rng: &mut Rng,
+    mut corridors: Corridors,
+) -> Vec<Rect> {
+    let mut rooms: Vec<Rect> = Vec::new();
+    for _ in 0..wanted * ATTEMPTS_PER_ROOM {
+        if rooms.len() == wanted {
+            break;
+        }
+        let room = random_room(grid, rng);
+        // Few kept rooms: comparing with each is cheaper than reading up to
+        // 12x8 cells; many: the grid bounds the work. Both give the same answer.
+        let fits = if rooms.len() <= FEW_ROOMS {
+            !rooms
+                .iter()
+                .fold(false, |hit, kept| hit | kept.crowds(&room))
+        } else {
+            has_space(grid, &room)
+        };
+        if fits {
+            grid.fill(
+                Pos {
+                    x: room.x,
+                    y: room.y,
+                },
+                room.w,
+                room.h,
+                FLOOR,
+            );
+            rooms.push(room);
+        }
+    }
+    for pair in rooms.windows(2) {
+        corridors.carve(grid, pair[0].centre(), pair[1].centre(), rng);
+    }
+    rooms
+}
+
+/// True when neither the room nor the ring around it holds floor. Before the
+/// corridors only kept rooms are carved, so this is "crowds no kept room",
+/// checked in at most 12x8 cells however many rooms there are.
+fn has_space(grid: &Grid, room: &Rect) -> bool {
+    (room.y - 1..=room.y + room.h)
+        .all(|y| (room.x - 1..=room.x + room.w).all(|x| grid.get(Pos { x, y }) != FLOOR))
+}
+
+/// A room of random size at a random spot inside the border.
+fn random_room(grid: &Grid, rng: &mut Rng) -> Rect {
+    let w = rng.range(MIN_ROOM_WIDTH, MAX_ROOM_WIDTH.min(grid.width() - 2));
+    let h = rng.range(MIN_ROOM_HEIGHT, MAX_ROOM_HEIGHT.min(grid.height() - 2));
+    let x = rng.range(2, grid.width() - w);
+    let y = rng.range(2, grid.height() - h);
+    Rect { x, y, w, h }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::WALL;
+
+    fn room(x: usize, y: usize, w: usize, h: usize) -> Rect {
+        Rect { x, y, w, h }
+    }
+
+    #[test]
+    fn rooms_crowd_when_overlapping_or_touching() {
+        let a = room(2, 2, 4, 3); // floor x 2..=5, y 2..=4
+        assert!(a.crowds(&room(5, 4, 4, 3)), "overlap");
+        assert!(a.crowds(&room(6, 2, 4, 3)), "side by side, no wall");
+        assert!(!a.crowds(&room(7, 2, 4, 3)), "one wall column between");
+        assert!(a.crowds(&room(2, 5, 4, 3)), "stacked, no wall");
+        assert!(!a.crowds(&room(2, 6, 4, 3)), "one wall row between");
+        assert!(a.crowds(&room(6, 5, 4, 3)), "corners touch diagonally");
+    }
+
+    #[test]
+    fn centre_rounds_towards_top_left() {
+        assert_eq!(room(2, 2, 4, 3).centre(), Pos { x: 3, y: 3 });
+        assert_eq!(room(2, 2, 5, 4).centre(), Pos { x: 4, y: 3 });
+    }
+
+    #[test]
+    fn rooms_fit_inside_the_border_and_never_crowd() {
+        for seed in 0..300 {
+            for (w, h) in [(6, 5), (7, 9), (60, 20), (120, 40)] {
+                let mut g = Grid::new(w, h, WALL);
+                let rooms = carve(&mut g, 10, &mut Rng::new(seed));
+                assert!(!rooms.is_empty());
+                for (i, r) in rooms.iter().enumerate() {
+                    assert!((MIN_ROOM_WIDTH..=MAX_ROOM_WIDTH).contains(&r.w));
+                    assert!((MIN_ROOM_HEIGHT..=MAX_ROOM_HEIGHT).contains(&r.h));
+                    assert!(r.x >= 2 && r.x + r.w <= w, "{r:?} in {w}x{h}");
+                    assert!(r.y >= 2 && r.y + r.h <= h, "{r:?} in {w}x{h}");
+                    assert!(r.cells().all(|p| g.get(p) == FLOOR));
+                    for other in &rooms[i + 1..] {
+                        assert!(!r.crowds(other), "{r:?} crowds {other:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn skipping_carved_rows_makes_the_same_map() {
+        for seed in 0..40 {
+            for (w, h, wanted) in [(6, 3000, 300), (12, 2000, 200), (40, 400, 60), (60, 20, 10)] {
+                let maps: Vec<(Grid, Vec<Rect>)> = [
+                    Corridors::with_long_leg(usize::MAX),
+                    Corridors::with_long_leg(1),
+                    Corridors::default(),
+                ]
+                .into_iter()
+                .map(|corridors| {
+                    let mut g = Grid::new(w, h, WALL);
+                    let rooms = carve_with(&mut g, wanted, &mut Rng::new(seed), corridors);
+                    (g, rooms)
+                })
+                .collect();
+                assert_eq!(maps[0], maps[1], "seed {seed} {w}x{h}: every leg skips carved rows");
+                assert_eq!(maps[0], maps[2], "seed {seed} {w}x{h}: long legs skip carved rows");
+            }
+        }
+    }
+
+    #[test]
+    fn a_smallest_map_gets_exactly_one_room() {
+        let mut g = Grid::new(6, 5, WALL);
+        let rooms = carve(&mut g, 10, &mut Rng::new(1));
+        assert_eq!(rooms, vec![room(2, 2, 4, 3)]);
+    }
+}

@@ -1,0 +1,270 @@
+//! Writing to the Lua stack: every result a function returns.
+//!
+//! Pushing runs after the core is done, inside `lua_pcall` (`push_protected`
+//! in mod.rs). Tables are built with `lua_createtable` + `lua_rawseti`, each
+//! distinct cell string pushed once and copied with `lua_pushvalue`: the
+//! fastest way to fill a table of rows (docs/performance.md). Each pusher
+//! leaves exactly its results on the stack. The errors it can meet (Lua out
+//! of memory, no room on the stack) end the `pcall`; the reply is dropped
+//! before they are raised again, so no Rust value is ever jumped over.
+
+use std::ffi::{c_int, CStr};
+
+use mlua::ffi::{self, lua_State};
+
+use crate::generators::{Default, Generator, Kind, OptionSpec};
+use crate::grid::{Grid, Pos};
+use crate::level::{Level, ITEMS};
+use crate::toolkit::distances::UNREACHED;
+
+/// Slots a push needs: the result, a row, a scratch value and up to 256
+/// cached cell strings.
+const PUSH_SLOTS: c_int = 260;
+
+pub unsafe fn push_grid(l: *mut lua_State, grid: &Grid) -> c_int {
+    ffi::luaL_checkstack(
+        l,
+        PUSH_SLOTS,
+        c"no room on the Lua stack for the result".as_ptr(),
+    );
+    push_rows(l, grid, 0);
+    1
+}
+
+/// Pushes the rows of `grid` as a new table with room for `fields` more keys.
+unsafe fn push_rows(l: *mut lua_State, grid: &Grid, fields: c_int) {
+    ffi::lua_createtable(l, grid.height() as c_int, fields);
+    let map = ffi::lua_gettop(l);
+    // Each distinct cell string is pushed once, just above the map table.
+    let mut present = [false; 256];
+    grid.cells()
+        .iter()
+        .for_each(|&c| present[c as usize] = true);
+    let mut slot = [0 as c_int; 256];
+    for (cell, _) in present.iter().enumerate().filter(|(_, &p)| p) {
+        ffi::lua_pushlstring(l, [cell as u8].as_ptr().cast(), 1);
+        slot[cell] = ffi::lua_gettop(l);
+    }
+    for (y, row) in grid.rows().enumerate() {
+        ffi::lua_createtable(l, grid.width() as c_int, 0);
+        for (x, &cell) in row.iter().enumerate() {
+            ffi::lua_pushvalue(l, slot[cell as usize]);
+            ffi::lua_rawseti(l, -2, x as ffi::lua_Integer + 1);
+        }
+        ffi::lua_rawseti(l, map, y as ffi::lua_Integer + 1);
+    }
+    ffi::lua_settop(l, map);
+}
+
+pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
+    ffi::luaL_checkstack(
+        l,
+        PUSH_SLOTS,
+        c"no room on the Lua stack for the result".as_ptr(),
+    );
+    push_rows(l, &level.grid, 8);
+    let map = ffi::lua_gettop(l);
+    set_int(l, map, c"width", level.grid.width() as i64);
+    set_int(l, map, c"height", level.grid.height() as i64);
+    set_int(l, map, c"seed", level.seed);
+    ffi::lua_pushlstring(l, level.algorithm.as_ptr().cast(), level.algorithm.len());
+    ffi::lua_setfield(l, map, c"algorithm".as_ptr());
+
+    ffi::lua_createtable(l, level.rooms.len() as c_int, 0);
+    for (i, room) in level.rooms.iter().enumerate() {
+        ffi::lua_createtable(l, 0, 4);
+        let t = ffi::lua_gettop(l);
+        for (key, v) in [
+            (c"x", room.x),
+            (c"y", room.y),
+            (c"w", room.w),
+            (c"h", room.h),
+        ] {
+            set_int(l, t, key, v as i64);
+        }
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, map, c"rooms".as_ptr());
+
+    ffi::lua_createtable(l, level.doors.len() as c_int, 0);
+    for (i, &door) in level.doors.iter().enumerate() {
+        push_pos(l, door, 0);
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, map, c"doors".as_ptr());
+
+    push_pos(l, level.player, 0);
+    ffi::lua_setfield(l, map, c"player".as_ptr());
+    push_pos(l, level.stairs, 0);
+    ffi::lua_setfield(l, map, c"stairs".as_ptr());
+
+    ffi::lua_createtable(l, level.items.len() as c_int, 0);
+    for (i, item) in level.items.iter().enumerate() {
+        push_pos(l, item.pos, 1);
+        ffi::lua_pushlstring(l, [item.kind].as_ptr().cast(), 1);
+        ffi::lua_setfield(l, -2, c"kind".as_ptr());
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, map, c"items".as_ptr());
+    1
+}
+
+/// Pushes `{x=, y=}` with room for `extra` more fields.
+pub(super) unsafe fn push_pos(l: *mut lua_State, p: Pos, extra: c_int) {
+    ffi::lua_createtable(l, 0, 2 + extra);
+    let t = ffi::lua_gettop(l);
+    set_int(l, t, c"x", p.x as i64);
+    set_int(l, t, c"y", p.y as i64);
+}
+
+pub(super) unsafe fn set_int(l: *mut lua_State, table: c_int, key: &CStr, v: i64) {
+    ffi::lua_pushinteger(l, v as ffi::lua_Integer);
+    ffi::lua_setfield(l, table, key.as_ptr());
+}
+
+pub unsafe fn push_bytes(l: *mut lua_State, bytes: &[u8]) -> c_int {
+    ffi::lua_pushlstring(l, bytes.as_ptr().cast(), bytes.len());
+    1
+}
+
+pub unsafe fn push_true(l: *mut lua_State) -> c_int {
+    ffi::lua_pushboolean(l, 1);
+    1
+}
+
+pub unsafe fn push_false_and(l: *mut lua_State, why: &str) -> c_int {
+    ffi::lua_pushboolean(l, 0);
+    ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
+    2
+}
+
+/// `map.describe`'s table: `{name, doc, min_width, min_height, options}`,
+/// `options` an array of `{name, type, min, max, open_min, default,
+/// default_text, doc}` in the order the algorithm checks them, `items` last.
+pub unsafe fn push_description(l: *mut lua_State, algorithm: &Generator) -> c_int {
+    ffi::luaL_checkstack(l, 8, c"no room on the Lua stack for the result".as_ptr());
+    ffi::lua_createtable(l, 0, 5);
+    let t = ffi::lua_gettop(l);
+    set_str(l, t, c"name", algorithm.name);
+    set_str(l, t, c"doc", algorithm.doc);
+    set_int(l, t, c"min_width", algorithm.min_width as i64);
+    set_int(l, t, c"min_height", algorithm.min_height as i64);
+    let specs: Vec<&OptionSpec> = algorithm.options.iter().chain([&ITEMS]).collect();
+    ffi::lua_createtable(l, specs.len() as c_int, 0);
+    for (i, spec) in specs.iter().enumerate() {
+        push_option(l, spec);
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, t, c"options".as_ptr());
+    1
+}
+
+unsafe fn push_option(l: *mut lua_State, spec: &OptionSpec) {
+    ffi::lua_createtable(l, 0, 8);
+    let t = ffi::lua_gettop(l);
+    set_str(l, t, c"name", spec.name);
+    set_str(l, t, c"doc", spec.doc);
+    match spec.kind {
+        Kind::Int { min, max } => {
+            set_str(l, t, c"type", "integer");
+            set_int(l, t, c"min", min);
+            set_int(l, t, c"max", max);
+        }
+        Kind::Number { min, max, open_min } => {
+            set_str(l, t, c"type", "number");
+            set_number(l, t, c"min", min);
+            set_number(l, t, c"max", max);
+            ffi::lua_pushboolean(l, c_int::from(open_min));
+            ffi::lua_setfield(l, t, c"open_min".as_ptr());
+        }
+        Kind::Bool => set_str(l, t, c"type", "boolean"),
+    }
+    match spec.default {
+        Default::Int(i) => set_int(l, t, c"default", i),
+        Default::Number(x) => set_number(l, t, c"default", x),
+        Default::Bool(b) => {
+            ffi::lua_pushboolean(l, c_int::from(b));
+            ffi::lua_setfield(l, t, c"default".as_ptr());
+        }
+        Default::ShorterSide => {}
+    }
+    set_str(l, t, c"default_text", &spec.default.to_string());
+}
+
+unsafe fn set_str(l: *mut lua_State, table: c_int, key: &CStr, v: &str) {
+    ffi::lua_pushlstring(l, v.as_ptr().cast(), v.len());
+    ffi::lua_setfield(l, table, key.as_ptr());
+}
+
+unsafe fn set_number(l: *mut lua_State, table: c_int, key: &CStr, v: f64) {
+    ffi::lua_pushnumber(l, v);
+    ffi::lua_setfield(l, table, key.as_ptr());
+}
+
+/// `map.fov`'s table: rows `1..height`, each holding `true` at the visible
+/// columns. `seen` covers the `w` x `h` window whose top-left cell is
+/// `(x0, y0)`; rows outside it are empty.
+pub unsafe fn push_visible(
+    l: *mut lua_State,
+    height: usize,
+    (x0, y0): (usize, usize),
+    w: usize,
+    seen: &[bool],
+) -> c_int {
+    ffi::luaL_checkstack(l, 4, c"no room on the Lua stack for the result".as_ptr());
+    ffi::lua_createtable(l, height as c_int, 0);
+    let window_rows = y0..y0 + seen.len() / w;
+    for y in 1..=height {
+        let row: &[bool] = if window_rows.contains(&y) {
+            &seen[(y - y0) * w..][..w]
+        } else {
+            &[]
+        };
+        let count = row.iter().filter(|&&v| v).count();
+        ffi::lua_createtable(l, 0, count as c_int);
+        for (i, _) in row.iter().enumerate().filter(|(_, &v)| v) {
+            ffi::lua_pushboolean(l, 1);
+            ffi::lua_rawseti(l, -2, (x0 + i) as ffi::lua_Integer);
+        }
+        ffi::lua_rawseti(l, -2, y as ffi::lua_Integer);
+    }
+    1
+}
+
+/// Rows of `width` integers (`map.distances`' table), `false` where
+/// `UNREACHED`.
+pub unsafe fn push_rows_of_integers(l: *mut lua_State, width: usize, dist: &[u64]) -> c_int {
+    ffi::luaL_checkstack(l, 4, c"no room on the Lua stack for the result".as_ptr());
+    let height = dist.len() / width;
+    ffi::lua_createtable(l, height as c_int, 0);
+    for (y, row) in dist.chunks_exact(width).enumerate() {
+        ffi::lua_createtable(l, width as c_int, 0);
+        for (x, &d) in row.iter().enumerate() {
+            if d == UNREACHED {
+                ffi::lua_pushboolean(l, 0);
+            } else {
+                ffi::lua_pushinteger(l, d as ffi::lua_Integer);
+            }
+            ffi::lua_rawseti(l, -2, x as ffi::lua_Integer + 1);
+        }
+        ffi::lua_rawseti(l, -2, y as ffi::lua_Integer + 1);
+    }
+    1
+}
+
+/// An array of `{x=, y=}` (`map.path`'s).
+pub unsafe fn push_positions(l: *mut lua_State, cells: &[Pos]) -> c_int {
+    ffi::luaL_checkstack(l, 6, c"no room on the Lua stack for the result".as_ptr());
+    ffi::lua_createtable(l, cells.len() as c_int, 0);
+    for (i, &p) in cells.iter().enumerate() {
+        push_pos(l, p, 0);
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    1
+}
+
+pub unsafe fn push_nil_and(l: *mut lua_State, why: &str) -> c_int {
+    ffi::lua_pushnil(l);
+    ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
+    2
+}

@@ -1,0 +1,8 @@
+//! The toolkit: what a game does with any map, generated or hand-made.
+//! Each function reads a `Grid` and returns plain data; the binding turns
+//! that into Lua tables.
+
+pub mod distances;
+pub mod fov;
+pub mod path;
+pub mod reach;
