@@ -3,52 +3,16 @@
 //! stay within what `memory::bound_*` promises (and the binding checks is
 //! free before the call starts: see `src/memory.rs`).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
+#[path = "support/counting.rs"]
+mod counting;
 
+use counting::peak_of;
 use map::args::Arg;
 use map::generators::LIST;
 use map::level::json;
 use map::level::{self, generate, Params};
 use map::memory;
-use map::toolkit::{distances, fov, path, reach};
-
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(live, Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        System.dealloc(p, layout);
-        LIVE.fetch_sub(layout.size(), Relaxed);
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Tests run on threads of one process: one measurement at a time.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-/// The peak of heap bytes allocated while `f` runs, above what was live before.
-fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let before = LIVE.load(Relaxed);
-    PEAK.store(before, Relaxed);
-    let out = f();
-    (out, PEAK.load(Relaxed) - before)
-}
+use map::toolkit::{board, distances, fov, path, reach};
 
 /// Large, small and narrow maps (the bounds are per cell; debug builds are
 /// slow, so not the largest).
@@ -98,11 +62,11 @@ fn the_toolkit_stays_within_its_bound() {
         let (grid, from, to) = (&level.grid, level.player, level.stairs);
         let cells = (w * h) as usize;
         let opaque = map::grid::byte_set(b"#");
-        let walk = distances::Walk::new();
-        let diagonal = distances::Walk {
+        let walk = board::Walk::new();
+        let diagonal = board::Walk {
             diagonal: true,
             cost: Some(Box::new([2; 256])),
-            ..distances::Walk::new()
+            ..board::Walk::new()
         };
         type Check<'a> = (&'a str, usize, Box<dyn Fn() + 'a>);
         let checks: [Check; 5] = [

@@ -17,12 +17,20 @@
 //! same ones and a failure names the one that broke.
 
 use map::args::Arg;
-use map::grid::{byte_set, ByteSet, Grid, Pos};
+use map::grid::{byte_set, ByteSet, Grid, Pos, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
 use map::level::{generate, Params};
 use map::rng::Rng;
-use map::toolkit::distances::{distances, Walk, UNREACHED};
+use map::toolkit::board::{Walk, UNREACHED};
+use map::toolkit::flood::{self, Flood};
+use map::toolkit::reach::{self, Unreachable};
+
+#[path = "support/oracle.rs"]
+mod oracle;
+
+use map::toolkit::distances::distances;
 use map::toolkit::fov::visible;
 use map::toolkit::path::{path, NoPath};
+use oracle::{around, cost_of, legal, window};
 
 // ---------------------------------------------------------------------------
 // Cases.
@@ -316,31 +324,6 @@ fn fov_is_symmetric_between_transparent_cells() {
     }
 }
 
-/// The `(2r+1)x(2r+1)` window around `origin`, clipped to the grid, the
-/// origin's position in it, and its top-left corner's offset.
-fn window(g: &Grid, origin: Pos, r: usize) -> (Grid, Pos, (usize, usize)) {
-    let (x0, y0) = (
-        origin.x.saturating_sub(r).max(1),
-        origin.y.saturating_sub(r).max(1),
-    );
-    let (x1, y1) = (
-        (origin.x + r).min(g.width()),
-        (origin.y + r).min(g.height()),
-    );
-    let mut cells = Vec::new();
-    for y in y0..=y1 {
-        for x in x0..=x1 {
-            cells.push(g.get(Pos { x, y }));
-        }
-    }
-    let w = Grid::from_cells(x1 - x0 + 1, y1 - y0 + 1, cells);
-    let o = Pos {
-        x: origin.x - x0 + 1,
-        y: origin.y - y0 + 1,
-    };
-    (w, o, (x0 - 1, y0 - 1))
-}
-
 #[test]
 fn fov_with_a_radius_is_the_disc_of_the_unlimited_one_even_in_a_window() {
     let mut rng = Rng::new(3);
@@ -401,49 +384,6 @@ fn random_walk(rng: &mut Rng) -> Walk {
     }
 }
 
-/// The walk's step rule, written out again: `b` is a neighbour of `a`, open
-/// (or `also`), and a diagonal passes two open cells.
-fn legal(g: &Grid, walk: &Walk, a: Pos, b: Pos, also: Option<Pos>) -> bool {
-    let open = |p: Pos| !walk.blocked[g.get(p) as usize];
-    let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
-    let adjacent = match dx + dy {
-        1 => true,
-        2 => walk.diagonal && dx == 1,
-        _ => false,
-    };
-    let corners = dx + dy == 1 || (open(Pos { x: a.x, y: b.y }) && open(Pos { x: b.x, y: a.y }));
-    adjacent && (open(b) || Some(b) == also) && corners
-}
-
-fn cost_of(g: &Grid, walk: &Walk, p: Pos) -> u64 {
-    walk.cost.as_ref().map_or(1, |c| c[g.get(p) as usize])
-}
-
-/// Neighbours of `p` inside the grid, in the tie order N, E, S, W, NE, SE,
-/// SW, NW.
-fn around(g: &Grid, p: Pos) -> Vec<Pos> {
-    const ORDER: [(i64, i64); 8] = [
-        (0, -1),
-        (1, 0),
-        (0, 1),
-        (-1, 0),
-        (1, -1),
-        (1, 1),
-        (-1, 1),
-        (-1, -1),
-    ];
-    ORDER
-        .iter()
-        .map(|&(dx, dy)| (p.x as i64 + dx, p.y as i64 + dy))
-        .filter(|&(x, y)| x >= 1 && y >= 1)
-        .map(|(x, y)| Pos {
-            x: x as usize,
-            y: y as usize,
-        })
-        .filter(|&q| g.contains(q))
-        .collect()
-}
-
 /// Forward distances by a plain O(n^2) Dijkstra (or a plain BFS for unit
 /// costs): pick the nearest unsettled cell, relax its legal steps.
 fn reference_distances(g: &Grid, sources: &[Pos], walk: &Walk) -> Vec<u64> {
@@ -456,7 +396,7 @@ fn reference_distances(g: &Grid, sources: &[Pos], walk: &Walk) -> Vec<u64> {
         let mut queue: std::collections::VecDeque<usize> =
             sources.iter().map(|&s| g.index(s)).collect();
         while let Some(i) = queue.pop_front() {
-            for q in around(g, g.pos(i)) {
+            for q in around(g, g.pos(i), true) {
                 let j = g.index(q);
                 if d[j] == UNREACHED && legal(g, walk, g.pos(i), q, None) {
                     d[j] = d[i] + 1;
@@ -472,7 +412,7 @@ fn reference_distances(g: &Grid, sources: &[Pos], walk: &Walk) -> Vec<u64> {
         .min_by_key(|&i| d[i])
     {
         done[i] = true;
-        for q in around(g, g.pos(i)) {
+        for q in around(g, g.pos(i), true) {
             let j = g.index(q);
             if legal(g, walk, g.pos(i), q, None) {
                 d[j] = d[j].min(d[i] + cost_of(g, walk, q));
@@ -498,7 +438,7 @@ fn reference_to_goal(g: &Grid, goal: Pos, start: Pos, walk: &Walk) -> Vec<u64> {
         if walk.blocked[g.get(u) as usize] && u != goal {
             continue; // the start: the walk's first cell, never passed through
         }
-        for v in around(g, u) {
+        for v in around(g, u, true) {
             if legal(g, walk, v, u, None) && legal(g, walk, u, v, Some(start)) {
                 let j = g.index(v);
                 h[j] = h[j].min(h[i] + cost_of(g, walk, u));
@@ -517,7 +457,7 @@ fn reference_path(g: &Grid, from: Pos, to: Pos, walk: &Walk) -> Option<Vec<Pos>>
     let mut cells = vec![from];
     let mut v = from;
     while v != to {
-        v = around(g, v)
+        v = around(g, v, true)
             .into_iter()
             .filter(|&q| walk.diagonal || q.x == v.x || q.y == v.y)
             .find(|&u| {
@@ -607,71 +547,49 @@ fn paths_are_legal_as_cheap_as_distances_and_follow_the_tie_rule() {
 }
 
 // ---------------------------------------------------------------------------
-// Speed (release): cargo test --release --test toolkit -- --ignored --nocapture
-
-/// The time of one call: the best of 10 rounds of `calls / 10` (the
-/// machine may be shared, and the best round is the least disturbed).
-fn time_per_call<T>(calls: u32, mut f: impl FnMut() -> T) -> std::time::Duration {
-    let per_round = (calls / 10).max(1);
-    (0..10)
-        .map(|_| {
-            let t = std::time::Instant::now();
-            for _ in 0..per_round {
-                std::hint::black_box(f());
-            }
-            t.elapsed() / per_round
-        })
-        .min()
-        .expect("ten rounds")
-}
+// Reachability and the flood.
 
 #[test]
-#[ignore]
-fn speed() {
-    let opaque = byte_set(b"#");
-    let cave = level(b"cave", 200, 200, 1);
-    let origin = Pos { x: 100, y: 100 };
-    for r in [8, 20] {
-        let (w, o, _) = window(&cave, origin, r);
-        let t = time_per_call(100_000, || visible(&w, o, Some(r), &opaque));
-        println!("fov radius {r} window on a cave: {t:?}");
-    }
-    let open = Grid::new(17, 17, b'.');
-    let t = time_per_call(100_000, || {
-        visible(&open, Pos { x: 9, y: 9 }, Some(8), &opaque)
-    });
-    println!("fov radius 8 in the open: {t:?}");
-    let t = time_per_call(1000, || visible(&cave, origin, None, &opaque));
-    println!("fov unlimited on a 200x200 cave: {t:?}");
-
-    let big = level(b"cave", 1000, 1000, 1);
-    let open = Grid::new(1000, 1000, b'.');
-    let start = [Pos { x: 500, y: 500 }];
-    let mut weighted = Walk::new();
-    let mut cost = Box::new([1; 256]);
-    cost[b'.' as usize] = 3;
-    weighted.cost = Some(cost);
-    let diagonal = Walk {
-        diagonal: true,
-        ..Walk::new()
-    };
-    for (name, g) in [("cave", &big), ("open", &open)] {
-        for (rule, walk) in [
-            ("unit", Walk::new()),
-            ("diagonal", diagonal.clone()),
-            ("weighted", weighted.clone()),
-        ] {
-            let t = time_per_call(30, || distances(g, &start, &walk));
-            println!("distances 1000x1000 {name} {rule}: {t:?}");
+fn reachability_matches_a_reference_search() {
+    let mut rng = Rng::new(5);
+    let mut cut = 0;
+    for n in 0..3000 {
+        let (w, h) = (rng.range(1, 30), rng.range(1, 30));
+        let walls = rng.below(101);
+        let palette = [FLOOR, GOLD, POTION, STAIRS, PLAYER, b'x'];
+        let cells: Vec<u8> = (0..w * h)
+            .map(|_| {
+                if rng.below(100) < walls {
+                    WALL
+                } else if rng.below(100) < 85 {
+                    FLOOR
+                } else {
+                    palette[rng.below(palette.len())]
+                }
+            })
+            .collect();
+        let g = Grid::from_cells(w, h, cells);
+        let got = reach::check(&g);
+        assert_eq!(got, oracle::reachability(&g), "case {n}: {w}x{h}");
+        cut += usize::from(matches!(got, Err(Unreachable::Cut { .. })));
+        // The flood from a random cell: the farthest floor cell, and every
+        // open cell it reached.
+        let start = Pos {
+            x: rng.range(1, w),
+            y: rng.range(1, h),
+        };
+        let mut flood = Flood::new(&g, |c| match c {
+            WALL => flood::CLOSED,
+            FLOOR => flood::WANTED,
+            _ => flood::OPEN,
+        });
+        let farthest = flood.farthest(start);
+        let floor = |p: Pos| g.get(p) == FLOOR;
+        assert_eq!(farthest, oracle::farthest(&g, start, floor), "case {n}");
+        let dist = oracle::walk_distances(&g, start);
+        for i in (0..dist.len()).filter(|&i| g.cells()[i] != WALL) {
+            assert_eq!(flood.reached(g.pos(i)), dist[i].is_some(), "case {n}");
         }
-        let t = time_per_call(30, || map::toolkit::reach::distances(g, start[0]));
-        println!("  (reach::distances, u32, 4 neighbours: {t:?})");
-        let d = distances(g, &start, &Walk::new());
-        let far = (0..d.len())
-            .filter(|&i| d[i] != UNREACHED)
-            .max_by_key(|&i| d[i]);
-        let to = g.pos(far.unwrap());
-        let t = time_per_call(30, || path(g, start[0], to, &Walk::new()));
-        println!("path 1000x1000 {name} to the farthest cell: {t:?}");
     }
+    assert!(cut > 100, "too few cut maps: {cut}");
 }

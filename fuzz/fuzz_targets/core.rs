@@ -1,7 +1,7 @@
 //! The core under libFuzzer: every generator in the registry
 //! (`map::generators::LIST`) with every option it declares, in range, at its
 //! bounds, out of range or of the wrong type, into `generate`; arbitrary
-//! hand-made grids into `render`, `reach::check` and `reach::distances`; and
+//! hand-made grids into `render`, `reach::check` and the flood; and
 //! both kinds of level into `json::level`.
 //!
 //! The input's first byte picks a mode; the rest is read with `Unstructured`.
@@ -18,22 +18,27 @@
 
 #![no_main]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
+
+#[path = "../../tests/support/counting.rs"]
+mod counting;
+#[path = "../../tests/support/oracle.rs"]
+mod oracle;
+
+use counting::peak_of as measured;
 use serde_json::Value as Json;
 
-use map::generators::{Generator, Default as Dflt, Kind, OptionSpec, Value, LIST};
-use map::level::{generate, Level, Params, ITEMS};
-use map::grid::{Grid, Pos, DOOR, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
-use map::level::json;
 use map::args::{quoted, Arg, MAX_CELLS, MAX_SEED};
-use map::level::items::Item;
-use map::toolkit::reach::{self, Unreachable, UNREACHED};
-use map::grid::Rect;
 use map::generators::rooms::{MAX_ROOM_HEIGHT, MAX_ROOM_WIDTH, MIN_ROOM_HEIGHT, MIN_ROOM_WIDTH};
+use map::generators::{Default as Dflt, Generator, Kind, OptionSpec, Value, LIST};
+use map::grid::Rect;
+use map::grid::{Grid, Pos, DOOR, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
+use map::level::items::Item;
+use map::level::json;
+use map::level::{generate, Level, Params, ITEMS};
+use map::toolkit::flood::{self, Flood};
+use map::toolkit::reach::{self, Unreachable};
 
 /// Valid sizes larger than this are skipped (not generated) to keep runs
 /// fast: 300x300, the largest the size draws make on purpose.
@@ -53,62 +58,6 @@ const BYTES_PER_CELL: usize = 64;
 const FIXED_BYTES: usize = 1 << 20;
 /// Heap a refused oversized request may hold (the error message).
 const REFUSAL_BYTES: usize = 4 << 10;
-
-// ---------------------------------------------------------------------------
-// A global allocator that counts live bytes and their peak.
-
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(size: usize) {
-    let live = LIVE.fetch_add(size, Relaxed) + size;
-    PEAK.fetch_max(live, Relaxed);
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc_zeroed(layout);
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        System.dealloc(p, layout);
-        LIVE.fetch_sub(layout.size(), Relaxed);
-    }
-
-    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let q = System.realloc(p, layout, new_size);
-        if !q.is_null() {
-            LIVE.fetch_sub(layout.size(), Relaxed);
-            grew(new_size);
-        }
-        q
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Runs `f`; returns its result and the most heap it held at once.
-fn measured<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let base = LIVE.load(Relaxed);
-    PEAK.store(base, Relaxed);
-    let out = f();
-    (out, PEAK.load(Relaxed).saturating_sub(base))
-}
 
 // ---------------------------------------------------------------------------
 // Arbitrary arguments.
@@ -868,8 +817,8 @@ fn check_level(level: &Level, x: &Expect, params: &Params) {
 
     // Every open cell is walkable from @ (a plain breadth-first search),
     // and reach::check agrees.
-    let dist = bfs(g, level.player);
-    if let Some(cut) = (0..dist.len()).find(|&i| g.cells()[i] != WALL && dist[i] == UNREACHED) {
+    let dist = oracle::walk_distances(g, level.player);
+    if let Some(cut) = (0..dist.len()).find(|&i| g.cells()[i] != WALL && dist[i].is_none()) {
         panic!("{:?} cut off from @: {params:?}", g.pos(cut));
     }
     assert_eq!(reach::check(g), Ok(()), "unreachable: {params:?}");
@@ -906,31 +855,6 @@ fn check_level(level: &Level, x: &Expect, params: &Params) {
     check_json(level);
 }
 
-/// Plain breadth-first walking distances from `start` over non-`#` cells.
-fn bfs(g: &Grid, start: Pos) -> Vec<u32> {
-    let (w, h, cells) = (g.width(), g.height(), g.cells());
-    let mut dist = vec![UNREACHED; cells.len()];
-    let s = g.index(start);
-    dist[s] = 0;
-    let mut queue = std::collections::VecDeque::from([s]);
-    while let Some(i) = queue.pop_front() {
-        let (x, y) = (i % w, i / w);
-        let next = [
-            (x > 0).then(|| i - 1),
-            (x + 1 < w).then(|| i + 1),
-            (y > 0).then(|| i - w),
-            (y + 1 < h).then(|| i + w),
-        ];
-        for j in next.into_iter().flatten() {
-            if dist[j] == UNREACHED && cells[j] != WALL {
-                dist[j] = dist[i] + 1;
-                queue.push_back(j);
-            }
-        }
-    }
-    dist
-}
-
 fn check_items(g: &Grid, items: &[Item], wanted: usize) {
     assert_eq!(items.len(), wanted, "item count");
     let mut spots: Vec<usize> = items.iter().map(|i| g.index(i.pos)).collect();
@@ -950,7 +874,7 @@ fn check_items(g: &Grid, items: &[Item], wanted: usize) {
 /// Rooms, whoever makes them: inside the border, carved, never sharing a
 /// cell or touching (not even at a corner). Then the layout rules of
 /// `rooms` and `bsp`.
-fn check_rooms(level: &Level, x: &Expect, dist: &[u32], params: &Params) {
+fn check_rooms(level: &Level, x: &Expect, dist: &[Option<u32>], params: &Params) {
     let (g, rooms) = (&level.grid, &level.rooms);
     let (w, h) = (x.width, x.height);
     if x.named("rooms") || x.named("bsp") {
@@ -1213,7 +1137,7 @@ fn fuzz_grid(u: &mut Unstructured) -> Result<()> {
         heap <= BYTES_PER_CELL * cells + FIXED_BYTES,
         "check held {heap} bytes"
     );
-    assert_eq!(result, reference_check(&g), "reach::check disagrees");
+    assert_eq!(result, oracle::reachability(&g), "reach::check disagrees");
     if let Err(e) = &result {
         let text = e.to_string();
         if let Unreachable::Cut { targets, .. } = e {
@@ -1222,12 +1146,30 @@ fn fuzz_grid(u: &mut Unstructured) -> Result<()> {
     }
 
     if w > 0 && h > 0 {
-        let (dist, heap) = measured(|| reach::distances(&g, start));
+        // The flood from `start`: the farthest floor cell, and what it reached.
+        let ((flood, farthest), heap) = measured(|| {
+            let mut flood = Flood::new(&g, |c| match c {
+                WALL => flood::CLOSED,
+                FLOOR => flood::WANTED,
+                _ => flood::OPEN,
+            });
+            let farthest = flood.farthest(start);
+            (flood, farthest)
+        });
         assert!(
             heap <= BYTES_PER_CELL * cells + FIXED_BYTES,
-            "distances held {heap} bytes"
+            "the flood held {heap} bytes"
         );
-        check_distances(&g, start, &dist);
+        let floor = |p: Pos| g.get(p) == FLOOR;
+        assert_eq!(
+            farthest,
+            oracle::farthest(&g, start, floor),
+            "farthest floor"
+        );
+        let dist = oracle::walk_distances(&g, start);
+        for i in (0..cells).filter(|&i| g.cells()[i] != WALL) {
+            assert_eq!(flood.reached(g.pos(i)), dist[i].is_some(), "{:?}", g.pos(i));
+        }
     }
 
     if junk_level {
@@ -1262,93 +1204,6 @@ fn fuzz_grid(u: &mut Unstructured) -> Result<()> {
         check_json(&level);
     }
     Ok(())
-}
-
-/// The reachability check done the plain way: a depth-first search.
-fn reference_check(g: &Grid) -> std::result::Result<(), Unreachable> {
-    let (w, h, cells) = (g.width(), g.height(), g.cells());
-    let start = cells
-        .iter()
-        .position(|&c| c == PLAYER)
-        .ok_or(Unreachable::NoPlayer)?;
-    let mut seen = vec![false; cells.len()];
-    let mut stack = vec![start];
-    seen[start] = true;
-    while let Some(i) = stack.pop() {
-        let (x, y) = (i % w, i / w);
-        let mut visit = |j: usize| {
-            if !seen[j] && cells[j] != WALL {
-                seen[j] = true;
-                stack.push(j);
-            }
-        };
-        if x > 0 {
-            visit(i - 1);
-        }
-        if x + 1 < w {
-            visit(i + 1);
-        }
-        if y > 0 {
-            visit(i - w);
-        }
-        if y + 1 < h {
-            visit(i + w);
-        }
-    }
-    let at = |i: usize| Pos {
-        x: i % w + 1,
-        y: i / w + 1,
-    };
-    let targets: Vec<(u8, Pos)> = (0..cells.len())
-        .filter(|&i| matches!(cells[i], STAIRS | GOLD | POTION) && !seen[i])
-        .map(|i| (cells[i], at(i)))
-        .collect();
-    if targets.is_empty() {
-        Ok(())
-    } else {
-        Err(Unreachable::Cut {
-            player: at(start),
-            targets,
-        })
-    }
-}
-
-/// Breadth-first distances are exactly the ones where the start is 0, every
-/// other reached cell is open with a neighbour one step nearer, and no open
-/// neighbour of a reached cell is more than one step farther.
-fn check_distances(g: &Grid, start: Pos, dist: &[u32]) {
-    let (w, h, cells) = (g.width(), g.height(), g.cells());
-    assert_eq!(dist.len(), cells.len());
-    let s = (start.y - 1) * w + (start.x - 1);
-    assert_eq!(dist[s], 0);
-    for i in 0..cells.len() {
-        let d = dist[i];
-        if d == UNREACHED {
-            continue;
-        }
-        let (x, y) = (i % w, i / w);
-        let neighbours = [
-            (x > 0).then(|| i - 1),
-            (x + 1 < w).then(|| i + 1),
-            (y > 0).then(|| i - w),
-            (y + 1 < h).then(|| i + w),
-        ];
-        if i != s {
-            assert!(d > 0 && cells[i] != WALL, "cell {i}: {d}");
-            assert!(
-                neighbours.iter().flatten().any(|&j| dist[j] == d - 1),
-                "cell {i}: {d} with no nearer neighbour"
-            );
-        }
-        for &j in neighbours.iter().flatten() {
-            if cells[j] != WALL {
-                assert!(
-                    dist[j] != UNREACHED && dist[j] <= d + 1,
-                    "cell {j} after {i}"
-                );
-            }
-        }
-    }
 }
 
 fuzz_target!(|data: &[u8]| {

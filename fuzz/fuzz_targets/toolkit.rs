@@ -22,9 +22,15 @@
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 
-use map::toolkit::distances::{distances, Walk, MAX_COST, UNREACHED};
-use map::toolkit::fov::visible;
+#[path = "../../tests/support/oracle.rs"]
+mod oracle;
+
+use oracle::{around, cost_of, legal, window};
+
 use map::grid::{byte_set, ByteSet, Grid, Pos};
+use map::toolkit::board::{Walk, MAX_COST, UNREACHED};
+use map::toolkit::distances::distances;
+use map::toolkit::fov::visible;
 use map::toolkit::path::{path, NoPath};
 
 /// Characters a grid is usually drawn from.
@@ -146,27 +152,13 @@ fn check_fov(u: &mut Unstructured, g: &Grid) -> Result<()> {
         assert_eq!(c, f && inside, "radius {r}: {p:?}");
     }
     if r <= 64 {
-        let x0 = origin.x.saturating_sub(r).max(1);
-        let y0 = origin.y.saturating_sub(r).max(1);
-        let x1 = (origin.x + r).min(g.width());
-        let y1 = (origin.y + r).min(g.height());
-        let mut cells = Vec::new();
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                cells.push(g.get(Pos { x, y }));
-            }
-        }
-        let win = Grid::from_cells(x1 - x0 + 1, y1 - y0 + 1, cells);
-        let o = Pos {
-            x: origin.x - x0 + 1,
-            y: origin.y - y0 + 1,
-        };
+        let (win, o, (ox, oy)) = window(g, origin, r);
         let small = visible(&win, o, Some(r), &opaque);
         for (i, &s) in small.iter().enumerate() {
             let p = win.pos(i);
             let q = Pos {
-                x: p.x + x0 - 1,
-                y: p.y + y0 - 1,
+                x: p.x + ox,
+                y: p.y + oy,
             };
             assert_eq!(s, cut[g.index(q)], "window, radius {r}: {q:?}");
         }
@@ -177,48 +169,8 @@ fn check_fov(u: &mut Unstructured, g: &Grid) -> Result<()> {
 // ---------------------------------------------------------------------------
 // Distances and paths.
 
-/// The eight steps in the tie order: N, E, S, W, NE, SE, SW, NW.
-const ORDER: [(i64, i64); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
-
-/// The cells one step from `p` inside the grid (diagonals only with the
-/// walk's `diagonal`), in the tie order.
-fn around(g: &Grid, w: &Walk, p: Pos) -> Vec<Pos> {
-    let n = if w.diagonal { 8 } else { 4 };
-    ORDER[..n]
-        .iter()
-        .map(|&(dx, dy)| (p.x as i64 + dx, p.y as i64 + dy))
-        .filter(|&(x, y)| x >= 1 && y >= 1)
-        .map(|(x, y)| Pos {
-            x: x as usize,
-            y: y as usize,
-        })
-        .filter(|&q| g.contains(q))
-        .collect()
-}
-
 fn open(g: &Grid, w: &Walk, p: Pos) -> bool {
     !w.blocked[g.get(p) as usize]
-}
-
-/// The step rule written again: `b` next to `a` (as `around` gives), open,
-/// and a diagonal passes between two open cells.
-fn legal(g: &Grid, w: &Walk, a: Pos, b: Pos) -> bool {
-    let diagonal = a.x != b.x && a.y != b.y;
-    open(g, w, b)
-        && (!diagonal || (open(g, w, Pos { x: a.x, y: b.y }) && open(g, w, Pos { x: b.x, y: a.y })))
-}
-
-fn cost(g: &Grid, w: &Walk, p: Pos) -> u64 {
-    w.cost.as_ref().map_or(1, |c| c[g.get(p) as usize])
 }
 
 /// `d` is exactly the shortest distances from `sources`.
@@ -231,20 +183,20 @@ fn check_distances(g: &Grid, w: &Walk, sources: &[Pos], d: &[u64]) {
         let v = g.pos(i);
         if d[i] != UNREACHED && d[i] > 0 {
             assert!(open(g, w, v), "blocked {v:?} reached");
-            let from = around(g, w, v).into_iter().any(|u| {
+            let from = around(g, v, w.diagonal).into_iter().any(|u| {
                 let du = d[g.index(u)];
-                du != UNREACHED && legal(g, w, u, v) && du + cost(g, w, v) == d[i]
+                du != UNREACHED && legal(g, w, u, v, None) && du + cost_of(g, w, v) == d[i]
             });
             assert!(from, "{v:?} at {} with no step from a nearer cell", d[i]);
         }
         if d[i] == UNREACHED {
             continue;
         }
-        for u in around(g, w, v) {
-            if legal(g, w, v, u) {
+        for u in around(g, v, w.diagonal) {
+            if legal(g, w, v, u, None) {
                 let du = d[g.index(u)];
                 assert!(
-                    du != UNREACHED && du <= d[i] + cost(g, w, u),
+                    du != UNREACHED && du <= d[i] + cost_of(g, w, u),
                     "{u:?} at {du} after {v:?} at {}",
                     d[i]
                 );
@@ -273,9 +225,12 @@ fn check_walks(u: &mut Unstructured, g: &Grid) -> Result<()> {
             assert_eq!((cells[0], cells[cells.len() - 1]), (from, to));
             let mut total = 0;
             for pair in cells.windows(2) {
-                assert!(around(g, &w, pair[0]).contains(&pair[1]), "{pair:?}");
-                assert!(legal(g, &w, pair[0], pair[1]), "{pair:?}");
-                total += cost(g, &w, pair[1]);
+                assert!(
+                    around(g, pair[0], w.diagonal).contains(&pair[1]),
+                    "{pair:?}"
+                );
+                assert!(legal(g, &w, pair[0], pair[1], None), "{pair:?}");
+                total += cost_of(g, &w, pair[1]);
             }
             assert_eq!(total, goal, "path cost");
             check_ties(g, &w, &cells);
@@ -299,10 +254,10 @@ fn check_ties(g: &Grid, w: &Walk, cells: &[Pos]) {
     for pair in cells.windows(2).take(3) {
         let (v, next) = (pair[0], pair[1]);
         let left = to_goal(v);
-        let first = around(g, w, v).into_iter().find(|&u| {
-            legal(g, w, v, u) && {
+        let first = around(g, v, w.diagonal).into_iter().find(|&u| {
+            legal(g, w, v, u, None) && {
                 let rest = to_goal(u);
-                rest != UNREACHED && rest + cost(g, w, u) == left
+                rest != UNREACHED && rest + cost_of(g, w, u) == left
             }
         });
         assert_eq!(first, Some(next), "tie rule at {v:?}");

@@ -20,6 +20,7 @@
 use super::shared::{Corridors, MAX_ROOMS};
 use super::{Default, Generator, Kind, Layout, OptionSpec, Options};
 use crate::args::MAX_CELLS;
+use crate::toolkit::flood::{Flood, CLOSED, OPEN, WANTED};
 use crate::grid::{Grid, Pos, Rect, FLOOR, WALL};
 use crate::rng::Rng;
 
@@ -292,63 +293,22 @@ impl Bsp<'_> {
 
 /// The room cell with the longest walk from `player`, the first in row
 /// order on a tie. Rooms are at least two cells, so it is never `player`'s.
-///
-/// A breadth-first walk a level at a time, specialised because it is most of
-/// the generator's cost (`reach::distances` takes about 6 ns a cell at
-/// 1000x1000, several times all the carving): one byte a cell says wall or
-/// seen (0), corridor (1) or room (2); a queue entry carries its cell's room
-/// bit, so no distances are stored; the border is wall, so neighbours need
-/// no bounds test; and, as in `reach`, each neighbour is written to the
-/// queue without a branch and kept if open.
 fn farthest_room_cell(grid: &Grid, rooms: &[Rect], player: Pos) -> Pos {
-    debug_assert!(
-        grid.cells().len() <= MAX_CELLS,
-        "indices fit below ROOM_BIT"
-    );
-    let w = grid.width();
-    let mut marks: Vec<u8> = grid.cells().iter().map(|&c| u8::from(c != WALL)).collect();
+    let mut flood = Flood::new(grid, |c| if c == WALL { CLOSED } else { OPEN });
     for room in rooms {
         for y in room.y..room.y + room.h {
-            let start = grid.index(Pos { x: room.x, y });
-            marks[start..start + room.w].fill(2);
+            flood.mark_run(Pos { x: room.x, y }, room.w, WANTED);
         }
     }
-    let open: usize = marks.iter().map(|&m| usize::from(m != 0)).sum();
-    let mut queue = vec![0u32; open + 1];
-    let start = grid.index(player);
-    queue[0] = start as u32 | ROOM_BIT;
-    marks[start] = 0;
-    let (mut best, mut head, mut tail) = (start, 0, 1);
-    while head < tail {
-        let level_end = tail;
-        let mut nearest = usize::MAX;
-        for k in head..level_end {
-            let entry = queue[k];
-            let i = (entry & !ROOM_BIT) as usize;
-            nearest = nearest.min(if entry & ROOM_BIT != 0 { i } else { usize::MAX });
-            for j in [i - w, i - 1, i + 1, i + w] {
-                let m = marks[j];
-                queue[tail] = j as u32 | (u32::from(m >> 1) * ROOM_BIT);
-                tail += usize::from(m != 0);
-                marks[j] = 0;
-            }
-        }
-        if nearest != usize::MAX {
-            best = nearest;
-        }
-        head = level_end;
-    }
-    grid.pos(best)
+    flood.farthest(player)
 }
-
-/// Marks a queue entry (a cell index, below `MAX_CELLS`) as a room cell.
-const ROOM_BIT: u32 = 1 << 31;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generators::Value;
-    use crate::toolkit::reach::{distances, UNREACHED};
+    use crate::toolkit::board::{Walk, UNREACHED};
+    use crate::toolkit::distances::distances;
 
     const DEFAULTS: Settings = Settings {
         depth: DEFAULT_DEPTH as usize,
@@ -388,7 +348,7 @@ mod tests {
         }
         check_rooms(g, &layout.rooms, s);
         assert_eq!(layout.player, layout.rooms[0].centre());
-        let dist = distances(g, layout.player);
+        let dist = distances(g, &[layout.player], &Walk::new());
         assert!(
             (0..dist.len()).all(|i| g.cells()[i] != FLOOR || dist[i] != UNREACHED),
             "floor cut off, {}",
@@ -432,7 +392,7 @@ mod tests {
     }
 
     /// `>`: a room cell, not `@`'s, the first in row order of the farthest.
-    fn check_stairs(g: &Grid, layout: &Layout, dist: &[u32]) {
+    fn check_stairs(g: &Grid, layout: &Layout, dist: &[u64]) {
         let stairs = layout.stairs.expect("bsp places >");
         assert_ne!(stairs, layout.player);
         let room_cells: Vec<usize> = layout

@@ -148,7 +148,8 @@ fn refill(
 mod tests {
     use super::*;
     use crate::grid::WALL;
-    use crate::toolkit::reach::{distances, UNREACHED};
+    use crate::toolkit::board::{Walk, UNREACHED};
+    use crate::toolkit::distances::distances;
 
     fn cave(w: usize, h: usize, target: usize, max_frontier: usize, seed: i64) -> (Grid, Cave) {
         let mut g = Grid::new(w, h, WALL);
@@ -168,7 +169,7 @@ mod tests {
                 assert_eq!(g.cells()[i], WALL, "border broken at {:?}", g.pos(i));
             }
         }
-        let dist = distances(g, cave.start);
+        let dist = distances(g, &[cave.start], &Walk::new());
         assert!(
             (0..g.cells().len()).all(|i| g.cells()[i] != FLOOR || dist[i] != UNREACHED),
             "cave not connected"

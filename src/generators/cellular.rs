@@ -475,37 +475,23 @@ mod tests {
         assert_eq!(l.player, Pos { x: 5, y: 4 });
     }
 
+    /// Wall flags (1 for `#`) from rows joined by `/`.
+    fn flags(rows: &str) -> Vec<u8> {
+        rows.bytes()
+            .filter(|&b| b != b'/')
+            .map(|b| u8::from(b == b'#'))
+            .collect()
+    }
+
     #[test]
     fn the_rule_is_five_walls_in_the_block() {
-        #[rustfmt::skip]
-        let mut walls = vec![
-            1, 1, 1, 1, 1,
-            1, 0, 0, 1, 1,
-            1, 1, 0, 1, 1,
-            1, 1, 0, 0, 1,
-            1, 1, 1, 1, 1,
-        ];
+        let mut walls = flags("#####/#..##/##.##/##..#/#####");
         smooth(&mut walls, 5, 5, 1);
         // The wall at (1,2) has 4 wall neighbours and stays; the floor at
         // (2,2) has 4 and stays floor; (2,1) and (2,3), floor with 6, turn.
-        #[rustfmt::skip]
-        let expected = vec![
-            1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1,
-            1, 1, 0, 1, 1,
-            1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1,
-        ];
-        assert_eq!(walls, expected);
+        assert_eq!(walls, flags("#####/#####/##.##/#####/#####"));
         // A wall with 3 wall neighbours opens.
-        #[rustfmt::skip]
-        let mut lone = vec![
-            1, 1, 1, 1, 1,
-            1, 0, 0, 0, 1,
-            1, 0, 1, 0, 1,
-            1, 0, 0, 0, 1,
-            1, 1, 1, 1, 1,
-        ];
+        let mut lone = flags("#####/#...#/#.#.#/#...#/#####");
         smooth(&mut lone, 5, 5, 1);
         assert_eq!(lone[2 * 5 + 2], 0);
     }

@@ -158,7 +158,8 @@ pub mod testing {
     use super::{Layout, Options};
     use crate::grid::{Grid, FLOOR, WALL};
     use crate::rng::Rng;
-    use crate::toolkit::reach::{distances, UNREACHED};
+    use crate::toolkit::board::{Walk, UNREACHED};
+    use crate::toolkit::distances::distances;
 
     /// `carve` run on a solid `w` x `h` grid.
     pub fn run(
@@ -193,7 +194,7 @@ pub mod testing {
             "fewer than 2 floor cells"
         );
         assert_eq!(grid.get(layout.player), FLOOR, "@ not on the floor");
-        let dist = distances(grid, layout.player);
+        let dist = distances(grid, &[layout.player], &Walk::new());
         assert!(
             (0..cells.len()).all(|i| cells[i] != FLOOR || dist[i] != UNREACHED),
             "unreachable floor"

@@ -89,7 +89,8 @@ mod tests {
     use super::*;
     use crate::generators::bsp;
     use crate::rng::Rng;
-    use crate::toolkit::reach::distances;
+    use crate::toolkit::board::Walk;
+    use crate::toolkit::distances::distances;
 
     fn room(x: usize, y: usize, w: usize, h: usize) -> Rect {
         Rect { x, y, w, h }
@@ -233,7 +234,11 @@ mod tests {
         let mut undone = Grid::from_cells(before.width(), before.height(), undone);
         assert_eq!(add(&mut undone, rooms), doors, "recomputed");
         let start = rooms[0].centre();
-        assert_eq!(distances(before, start), distances(&after, start));
+        let walk = Walk::new();
+        assert_eq!(
+            distances(before, &[start], &walk),
+            distances(&after, &[start], &walk)
+        );
         doors.len()
     }
 

@@ -12,7 +12,7 @@ use crate::generators::{self, Default, Generator, Kind, Options, Value, LIST};
 use crate::grid::{Grid, Pos, Rect, FLOOR, PLAYER, STAIRS, WALL};
 use crate::memory;
 use crate::rng::Rng;
-use crate::toolkit::reach;
+use crate::toolkit::flood::{self, Flood};
 use items::Item;
 
 /// The option every algorithm takes, checked by the shared code.
@@ -298,22 +298,19 @@ fn build(
 /// The floor cell with the longest walk from `from`; the first in row order
 /// on a tie.
 pub fn farthest_floor(grid: &Grid, from: Pos) -> Pos {
-    let dist = reach::distances(grid, from);
-    let best = (0..dist.len())
-        .filter(|&i| grid.cells()[i] == FLOOR && dist[i] != reach::UNREACHED)
-        .fold(grid.index(from), |best, i| {
-            if dist[i] > dist[best] {
-                i
-            } else {
-                best
-            }
-        });
-    grid.pos(best)
+    Flood::new(grid, |c| match c {
+        WALL => flood::CLOSED,
+        FLOOR => flood::WANTED,
+        _ => flood::OPEN,
+    })
+    .farthest(from)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::toolkit::board::{Walk, UNREACHED};
+    use crate::toolkit::distances::distances;
     use crate::toolkit::reach;
 
     fn params(width: i64, height: i64, seed: i64) -> Params<'static> {
@@ -424,9 +421,9 @@ mod tests {
                         y: (h as usize).div_ceil(2)
                     }
                 );
-                let dist = reach::distances(g, level.player);
+                let dist = distances(g, &[level.player], &Walk::new());
                 let stairs = dist[g.index(level.stairs)];
-                let walkable = |i: usize| g.cells()[i] != WALL && dist[i] != reach::UNREACHED;
+                let walkable = |i: usize| g.cells()[i] != WALL && dist[i] != UNREACHED;
                 assert!((0..dist.len())
                     .filter(|&i| walkable(i))
                     .all(|i| dist[i] <= stairs));

@@ -9,7 +9,7 @@ use crate::generators::Generator;
 use crate::grid::{byte_set, ByteSet, Grid, Pos};
 use crate::level::{self, Level, Params};
 use crate::memory;
-use crate::toolkit::distances::{Walk, MAX_COST, MIN_COST};
+use crate::toolkit::board::{Walk, MAX_COST, MIN_COST};
 
 /// `new_map(width, height)`.
 pub fn new_map(args: &Args) -> Result<(usize, usize), String> {

@@ -20,7 +20,8 @@ use crate::args::{Arg, MAX_CELLS};
 use crate::grid::{ByteSet, Grid, Pos};
 use crate::level::Level;
 use crate::memory;
-use crate::toolkit::distances::{distances, Walk, UNREACHED};
+use crate::toolkit::board::{Walk, UNREACHED};
+use crate::toolkit::distances::distances;
 use crate::toolkit::{fov, reach};
 
 /// The C functions only `luajit.lua` sees.

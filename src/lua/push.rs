@@ -15,7 +15,7 @@ use mlua::ffi::{self, lua_State};
 use crate::generators::{Default, Generator, Kind, OptionSpec};
 use crate::grid::{Grid, Pos};
 use crate::level::{Level, ITEMS};
-use crate::toolkit::distances::UNREACHED;
+use crate::toolkit::board::UNREACHED;
 
 /// Slots a push needs: the result, a row, a scratch value and up to 256
 /// cached cell strings.

@@ -2,7 +2,10 @@
 //! Each function reads a `Grid` and returns plain data; the binding turns
 //! that into Lua tables.
 
+pub mod board;
 pub mod distances;
+pub mod flood;
 pub mod fov;
 pub mod path;
+mod radix_heap;
 pub mod reach;

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
+use super::board::{Board, Walk, UNREACHED};
 use crate::grid::{Grid, Pos};
-use crate::toolkit::distances::{Board, Walk, UNREACHED};
 
 /// Why `path` found no path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,13 +84,6 @@ mod tests {
         Pos { x, y }
     }
 
-    fn diagonal() -> Walk {
-        Walk {
-            diagonal: true,
-            ..Walk::new()
-        }
-    }
-
     /// The cost of `cells` walked with `walk`, checking every step.
     fn cost(g: &Grid, cells: &[Pos], walk: &Walk) -> u64 {
         let mut total = 0;
@@ -142,19 +135,19 @@ mod tests {
     #[test]
     fn orthogonal_steps_are_preferred_when_as_short() {
         let g = Grid::new(4, 4, b'.');
-        let p = path(&g, at(1, 1), at(4, 2), &diagonal()).unwrap();
+        let p = path(&g, at(1, 1), at(4, 2), &Walk::diagonal()).unwrap();
         assert_eq!(p, vec![at(1, 1), at(2, 1), at(3, 1), at(4, 2)]);
-        let p = path(&g, at(1, 1), at(3, 3), &diagonal()).unwrap();
+        let p = path(&g, at(1, 1), at(3, 3), &Walk::diagonal()).unwrap();
         assert_eq!(p, vec![at(1, 1), at(2, 2), at(3, 3)]);
     }
 
     #[test]
     fn around_a_pillar_without_cutting_corners() {
         let g = Grid::from_rows(&["...", ".#.", "..."]);
-        let p = path(&g, at(1, 2), at(2, 1), &diagonal()).unwrap();
+        let p = path(&g, at(1, 2), at(2, 1), &Walk::diagonal()).unwrap();
         assert_eq!(p, vec![at(1, 2), at(1, 1), at(2, 1)]);
-        let p = path(&g, at(1, 1), at(3, 3), &diagonal()).unwrap();
-        assert_eq!(cost(&g, &p, &diagonal()), 4);
+        let p = path(&g, at(1, 1), at(3, 3), &Walk::diagonal()).unwrap();
+        assert_eq!(cost(&g, &p, &Walk::diagonal()), 4);
         assert_eq!(p, vec![at(1, 1), at(2, 1), at(3, 1), at(3, 2), at(3, 3)]);
     }
 
@@ -164,20 +157,20 @@ mod tests {
         let err = path(&g, at(1, 1), at(2, 2), &Walk::new()).unwrap_err();
         assert_eq!(err, NoPath::GoalBlocked { goal: at(2, 2) });
         assert_eq!(err.to_string(), "goal (2,2) is blocked");
-        let err = path(&g, at(1, 1), at(3, 2), &diagonal()).unwrap_err();
+        let err = path(&g, at(1, 1), at(3, 2), &Walk::diagonal()).unwrap_err();
         assert_eq!(err.to_string(), "no path from (1,1) to (3,2)");
         // Diagonal neighbours across two walls are not connected.
         let g = Grid::from_rows(&[".#", "#."]);
-        assert!(path(&g, at(1, 1), at(2, 2), &diagonal()).is_err());
+        assert!(path(&g, at(1, 1), at(2, 2), &Walk::diagonal()).is_err());
     }
 
     #[test]
     fn a_blocked_start_can_be_left() {
         let g = Grid::from_rows(&["#.", ".."]);
-        let p = path(&g, at(1, 1), at(2, 2), &diagonal()).unwrap();
+        let p = path(&g, at(1, 1), at(2, 2), &Walk::diagonal()).unwrap();
         assert_eq!(p, vec![at(1, 1), at(2, 2)]);
         let g = Grid::from_rows(&["##", "#."]);
-        let p = path(&g, at(1, 1), at(2, 2), &diagonal());
+        let p = path(&g, at(1, 1), at(2, 2), &Walk::diagonal());
         assert_eq!(
             p,
             Err(NoPath::NotConnected {

@@ -1,61 +1,9 @@
-//! Walking distances and the reachability check: can `@` get to everything?
+//! The reachability check: can `@` walk to everything?
 
 use std::fmt;
 
+use super::flood::{Flood, CLOSED, OPEN};
 use crate::grid::{Grid, Pos, GOLD, PLAYER, POTION, STAIRS, WALL};
-
-/// Marks a cell that cannot be walked to.
-pub const UNREACHED: u32 = u32::MAX;
-
-/// Walls and the padding ring in `distances`' working array.
-const BLOCKED: u32 = u32::MAX - 1;
-
-/// 4-neighbour walking distance from `start` to every cell, over every
-/// non-`#` cell; `UNREACHED` where no path leads.
-///
-/// Works on a copy padded with a ring of walls, so neighbours need no bounds
-/// test, and walls are marked in the distance array itself, so each neighbour
-/// costs one test, done without a branch (open cells and walls alternate
-/// unpredictably): its index is always written to the queue and kept if open.
-pub fn distances(grid: &Grid, start: Pos) -> Vec<u32> {
-    let (w, h) = (grid.width(), grid.height());
-    let pw = w + 2;
-    let mut d = vec![BLOCKED; pw * (h + 2)];
-    let mut open = 0;
-    for (y, row) in grid.rows().enumerate() {
-        let base = (y + 1) * pw + 1;
-        for (slot, &c) in d[base..base + w].iter_mut().zip(row) {
-            let is_open = c != WALL;
-            *slot = if is_open { UNREACHED } else { BLOCKED };
-            open += usize::from(is_open);
-        }
-    }
-    let first = start.y * pw + start.x;
-    d[first] = 0;
-    let mut queue = vec![0u32; open + 2];
-    queue[0] = first as u32;
-    let (mut head, mut tail) = (0, 1);
-    while head < tail {
-        let i = queue[head] as usize;
-        head += 1;
-        let next = d[i] + 1;
-        for j in [i - 1, i + 1, i - pw, i + pw] {
-            let is_open = d[j] == UNREACHED;
-            queue[tail] = j as u32;
-            tail += usize::from(is_open);
-            d[j] = if is_open { next } else { d[j] };
-        }
-    }
-    // Unpad in place (each cell moves towards the front), walls back to UNREACHED.
-    for y in 0..h {
-        for x in 0..w {
-            let v = d[(y + 1) * pw + x + 1];
-            d[y * w + x] = if v == BLOCKED { UNREACHED } else { v };
-        }
-    }
-    d.truncate(w * h);
-    d
-}
 
 /// Why a map is not fully reachable.
 #[derive(Debug, PartialEq, Eq)]
@@ -96,12 +44,14 @@ pub fn check(grid: &Grid) -> Result<(), Unreachable> {
         .iter()
         .position(|&c| c == PLAYER)
         .ok_or(Unreachable::NoPlayer)?;
-    let dist = distances(grid, grid.pos(start));
+    let mut flood = Flood::new(grid, |c| if c == WALL { CLOSED } else { OPEN });
+    flood.farthest(grid.pos(start));
     let targets: Vec<(u8, Pos)> = cells
         .iter()
         .enumerate()
-        .filter(|&(i, &c)| matches!(c, STAIRS | GOLD | POTION) && dist[i] == UNREACHED)
+        .filter(|&(_, &c)| matches!(c, STAIRS | GOLD | POTION))
         .map(|(i, &c)| (c, grid.pos(i)))
+        .filter(|&(_, p)| !flood.reached(p))
         .collect();
     if targets.is_empty() {
         Ok(())
@@ -157,12 +107,5 @@ mod tests {
     fn long_lists_are_summarised() {
         let g = Grid::from_rows(&["@#$$$$$$$"]);
         assert!(check(&g).unwrap_err().to_string().ends_with(" and 2 more"));
-    }
-
-    #[test]
-    fn distances_walk_around_walls() {
-        let g = Grid::from_rows(&["@#.", "..."]);
-        let d = distances(&g, Pos { x: 1, y: 1 });
-        assert_eq!(d, vec![0, UNREACHED, 4, 1, 2, 3]);
     }
 }

@@ -1,5 +1,6 @@
 //! Criterion benches of the core alone (no Lua): the generators, the
-//! reachability check and render, at the sizes of the Lua benchmarks
+//! reachability check, render, the toolkit and its two breadth-first
+//! searches, at the sizes of the Lua benchmarks
 //! (bench/bench.lua; every algorithm at 80x50 and 1000x1000 as in
 //! bench/generators.lua, group `generators`). Throughput is set to the cell count, so criterion's
 //! "thrpt" is cells per second; bench/run.sh turns the medians into ns per
@@ -14,8 +15,12 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use map::args::Arg;
 use map::generators;
 use map::grid::{Grid, WALL};
+use map::grid::{Pos, FLOOR};
 use map::level::{generate, Level, Params};
-use map::toolkit::reach;
+use map::toolkit::board::{Walk, UNREACHED};
+use map::toolkit::distances::distances;
+use map::toolkit::flood::{self, Flood};
+use map::toolkit::{fov, path, reach};
 
 /// Seeds cycle through 1..=SEEDS, as in the Lua benchmark.
 const SEEDS: i64 = 100;
@@ -120,11 +125,96 @@ fn bench_render(c: &mut Criterion) {
     group.finish();
 }
 
+/// The toolkit on a 1000x1000 cave from its centre: `fov` with a radius of
+/// 8 on the window the binding reads, `distances` by each rule, and `path`
+/// to the farthest cell.
+fn bench_toolkit(c: &mut Criterion) {
+    let cave = level(1000, 1000, 1, b"cave").grid;
+    let centre = Pos { x: 500, y: 500 };
+    let mut group = c.benchmark_group("toolkit");
+    group.sample_size(10);
+    let window = fov_window(&cave, centre, 8);
+    let opaque = map::grid::byte_set(b"#");
+    group.bench_function("fov_r8/1000x1000", |b| {
+        b.iter(|| black_box(fov::visible(&window, Pos { x: 9, y: 9 }, Some(8), &opaque)))
+    });
+    let mut weighted = Walk::new();
+    let mut cost = Box::new([1; 256]);
+    cost[FLOOR as usize] = 3;
+    weighted.cost = Some(cost);
+    for (rule, walk) in [
+        ("unit", Walk::new()),
+        ("diagonal", Walk::diagonal()),
+        ("weighted", weighted),
+    ] {
+        group.bench_function(format!("distances_{rule}/1000x1000"), |b| {
+            b.iter(|| black_box(distances(&cave, &[centre], &walk)))
+        });
+    }
+    let far = farthest_by_board(&cave, centre);
+    group.bench_function("path/1000x1000", |b| {
+        b.iter(|| black_box(path::path(&cave, centre, far, &Walk::new())))
+    });
+    group.finish();
+}
+
+/// The `(2r+1)x(2r+1)` window around `p` (inside the map here).
+fn fov_window(g: &Grid, p: Pos, r: usize) -> Grid {
+    let side = 2 * r + 1;
+    let mut cells = Vec::with_capacity(side * side);
+    for y in p.y - r..=p.y + r {
+        for x in p.x - r..=p.x + r {
+            cells.push(g.get(Pos { x, y }));
+        }
+    }
+    Grid::from_cells(side, side, cells)
+}
+
+/// The farthest floor cell by the board's breadth-first search and a scan
+/// of its distances: what the flood does, done the board's way.
+fn farthest_by_board(g: &Grid, from: Pos) -> Pos {
+    let d = distances(g, &[from], &Walk::new());
+    let mut best = g.index(from);
+    for (i, &v) in d.iter().enumerate() {
+        if v != UNREACHED && g.cells()[i] == FLOOR && v > d[best] {
+            best = i;
+        }
+    }
+    g.pos(best)
+}
+
+/// The farthest floor cell of a 2000x2000 cave (4 million cells) by the
+/// flood and by the board: why the flood exists beside the board (see
+/// src/toolkit/flood.rs).
+fn bench_breadth_first(c: &mut Criterion) {
+    let cave = level(2000, 2000, 1, b"cave").grid;
+    let start = Pos { x: 1000, y: 1000 };
+    let by_flood = |g: &Grid| {
+        Flood::new(g, |c| match c {
+            b'#' => flood::CLOSED,
+            FLOOR => flood::WANTED,
+            _ => flood::OPEN,
+        })
+        .farthest(start)
+    };
+    assert_eq!(by_flood(&cave), farthest_by_board(&cave, start));
+    let mut group = c.benchmark_group("breadth_first");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(cave.cells().len() as u64));
+    group.bench_function("flood/2000x2000", |b| b.iter(|| black_box(by_flood(&cave))));
+    group.bench_function("board/2000x2000", |b| {
+        b.iter(|| black_box(farthest_by_board(&cave, start)))
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_generate,
     bench_generators,
     bench_reachable,
-    bench_render
+    bench_render,
+    bench_toolkit,
+    bench_breadth_first
 );
 criterion_main!(benches);

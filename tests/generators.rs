@@ -14,9 +14,12 @@ use map::generators::rooms::DEFAULT_ROOMS;
 use map::generators::rooms::{MAX_ROOM_HEIGHT, MAX_ROOM_WIDTH, MIN_ROOM_HEIGHT, MIN_ROOM_WIDTH};
 use map::generators::shared::MAX_ROOMS;
 use map::generators::{Kind, OptionSpec};
-use map::grid::{Grid, Pos, DOOR, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
+use map::grid::{Pos, DOOR, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
 use map::level::{generate, Level, Params, DEFAULT_ITEMS, MAX_ITEMS};
-use map::toolkit::reach::{self, Unreachable, UNREACHED};
+use map::toolkit::reach;
+
+#[path = "support/oracle.rs"]
+mod oracle;
 
 /// SplitMix64: enough randomness for choosing test cases, no dependency.
 struct Gen(u64);
@@ -220,11 +223,11 @@ fn check_cave(level: &Level, x: &Expect, case: &str) {
         y: x.height.div_ceil(2),
     };
     assert_eq!(level.player, centre, "{case}: @ not at the centre");
-    let dist = reach::distances(g, level.player);
+    let dist = oracle::walk_distances(g, level.player);
     let stairs = dist[g.index(level.stairs)];
     for (i, &c) in g.cells().iter().enumerate() {
         if c != WALL {
-            assert_ne!(dist[i], UNREACHED, "{case}: {:?} cut off", g.pos(i));
+            assert!(dist[i].is_some(), "{case}: {:?} cut off", g.pos(i));
             assert!(dist[i] <= stairs, "{case}: {:?} beyond >", g.pos(i));
         }
     }
@@ -589,96 +592,6 @@ fn hostile_arguments_never_panic() {
 
 /// The reachability check against a plain depth-first search, on random
 /// hand-made grids.
-#[test]
-fn reachability_matches_a_reference_search() {
-    let mut gen = Gen(0x5eed_0005);
-    let mut cut = 0;
-    for n in 0..3000 {
-        let (w, h) = (gen.size(1, 30), gen.size(1, 30));
-        let walls = gen.range(0, 100) as u64;
-        let palette = [FLOOR, GOLD, POTION, STAIRS, PLAYER, b'x'];
-        let cells: Vec<u8> = (0..w * h)
-            .map(|_| {
-                if gen.chance(walls) {
-                    WALL
-                } else if gen.chance(85) {
-                    FLOOR
-                } else {
-                    gen.pick(&palette)
-                }
-            })
-            .collect();
-        let g = Grid::from_cells(w, h, cells);
-        let got = reach::check(&g);
-        assert_eq!(got, reference(&g), "case {n}: {w}x{h}");
-        cut += usize::from(matches!(got, Err(Unreachable::Cut { .. })));
-        // Distances from a random cell: 0 there, one more per step.
-        let start = Pos {
-            x: gen.size(1, w),
-            y: gen.size(1, h),
-        };
-        let dist = reach::distances(&g, start);
-        assert_eq!(dist[g.index(start)], 0);
-        for i in 0..dist.len() {
-            if dist[i] != UNREACHED && i != g.index(start) {
-                assert_ne!(g.cells()[i], WALL);
-                let p = g.pos(i);
-                let nearer = [(0, 1), (2, 1), (1, 0), (1, 2)].iter().any(|&(dx, dy)| {
-                    let q = Pos {
-                        x: (p.x + dx).wrapping_sub(1),
-                        y: (p.y + dy).wrapping_sub(1),
-                    };
-                    g.contains(q) && dist[g.index(q)] == dist[i] - 1
-                });
-                assert!(
-                    nearer,
-                    "case {n}: {p:?} at {} has no nearer neighbour",
-                    dist[i]
-                );
-            }
-        }
-    }
-    assert!(cut > 100, "too few cut maps: {cut}");
-}
-
-fn reference(g: &Grid) -> Result<(), Unreachable> {
-    let (w, h, cells) = (g.width(), g.height(), g.cells());
-    let start = cells
-        .iter()
-        .position(|&c| c == PLAYER)
-        .ok_or(Unreachable::NoPlayer)?;
-    let mut seen = vec![false; cells.len()];
-    let mut stack = vec![start];
-    seen[start] = true;
-    while let Some(i) = stack.pop() {
-        let (x, y) = (i % w, i / w);
-        let next = [
-            (x > 0).then(|| i - 1),
-            (x + 1 < w).then(|| i + 1),
-            (y > 0).then(|| i - w),
-            (y + 1 < h).then(|| i + w),
-        ];
-        for j in next.into_iter().flatten() {
-            if !seen[j] && cells[j] != WALL {
-                seen[j] = true;
-                stack.push(j);
-            }
-        }
-    }
-    let targets: Vec<(u8, Pos)> = (0..cells.len())
-        .filter(|&i| matches!(cells[i], STAIRS | GOLD | POTION) && !seen[i])
-        .map(|i| (cells[i], g.pos(i)))
-        .collect();
-    if targets.is_empty() {
-        Ok(())
-    } else {
-        Err(Unreachable::Cut {
-            player: g.pos(start),
-            targets,
-        })
-    }
-}
-
 /// A value for `spec` drawn for a property case: often a bound, else anywhere
 /// in its range (bounded where a huge value would only make a slow map).
 fn option_value(gen: &mut Gen, spec: &OptionSpec) -> Arg<'static> {
@@ -783,10 +696,10 @@ fn check_shared(level: &Level, w: usize, h: usize, items: usize, case: &str) {
     assert_eq!(level.items.len(), items, "{case}: item count");
     assert_eq!(count(GOLD) + count(POTION), items, "{case}: items stacked");
     assert_eq!(count(DOOR), level.doors.len(), "{case}: doors listed");
-    let dist = reach::distances(g, level.player);
+    let dist = oracle::walk_distances(g, level.player);
     for (i, &c) in g.cells().iter().enumerate() {
         assert!(
-            c == WALL || dist[i] != UNREACHED,
+            c == WALL || dist[i].is_some(),
             "{case}: {:?} unreachable",
             g.pos(i)
         );

@@ -1,0 +1,321 @@
+//! The board every search of the toolkit walks: the grid padded with a
+//! ring of closed cells, the step rule (which moves are legal, in which tie
+//! order), and the searches over it: breadth-first for unit costs,
+//! Dijkstra's over a radix heap otherwise. `distances.rs` reads the result
+//! forwards, `path.rs` backwards, so a path's cost always equals the
+//! distance.
+
+use super::radix_heap::RadixHeap;
+use crate::grid::{byte_set, ByteSet, Grid, Pos, WALL};
+
+/// The distance of a blocked or unreachable cell.
+pub const UNREACHED: u64 = u64::MAX;
+
+/// The highest step cost one character may have (keeps every sum < 2^53, exact in LuaJIT doubles:
+/// 4,000,000 cells * 2^30 < 2^53).
+pub const MAX_COST: u64 = 1 << 30;
+
+/// The lowest: a free step would let a path walk in circles at no cost, and
+/// its cells could not be told apart by their distance to the goal.
+pub const MIN_COST: u64 = 1;
+
+/// How to walk: which characters cannot be entered, 8 neighbours or 4, and the cost of entering
+/// a cell by its character (None: every cost 1).
+///
+/// A step is legal when it enters a cell whose character is not `blocked`
+/// (the cell left does not matter, so a blocked source can be walked out of)
+/// and, for a diagonal step, when both orthogonal cells it passes between are
+/// not blocked either: no corner cutting, out of a source too. The corner
+/// test looks at characters only, so a blocked source is a corner like any
+/// other blocked cell.
+///
+/// Costs of characters that are not blocked must lie in
+/// `MIN_COST..=MAX_COST`; `distances` and `path` panic otherwise (the binding
+/// checks them first).
+#[derive(Clone, Debug)]
+pub struct Walk {
+    pub blocked: ByteSet,
+    pub diagonal: bool,
+    pub cost: Option<Box<[u64; 256]>>,
+}
+
+impl Walk {
+    /// The default walk: `#` cannot be entered, 4 neighbours, every step costs 1.
+    pub fn new() -> Walk {
+        Walk {
+            blocked: byte_set(&[WALL]),
+            diagonal: false,
+            cost: None,
+        }
+    }
+}
+
+impl Walk {
+    /// The default walk, with diagonal steps.
+    pub fn diagonal() -> Walk {
+        Walk {
+            diagonal: true,
+            ..Walk::new()
+        }
+    }
+}
+
+impl Default for Walk {
+    fn default() -> Walk {
+        Walk::new()
+    }
+}
+
+/// Index offsets `(dx, dy)` of the eight directions in the tie order of
+/// `path`: N, E, S, W, then NE, SE, SW, NW (`y` grows southwards).
+const DIRECTIONS: [(isize, isize); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// In `Board::cells`: a cell that cannot be entered. Costs start at 1.
+const CLOSED: u32 = 0;
+/// In `Board::cells` of a unit-cost walk: an open cell not reached yet (its
+/// cost, 1). A cell reached at distance `d` holds `REACHED + d`.
+const UNSEEN: u32 = 1;
+const REACHED: u32 = 2;
+
+/// The grid as a walker sees it, padded with a ring of closed cells so that
+/// no step needs a bounds test; the searches of `distances` and `path`, and
+/// the one place that says which steps are legal (`step`).
+pub(crate) struct Board {
+    /// The padded row length, `width + 2`.
+    stride: usize,
+    width: usize,
+    height: usize,
+    /// Per padded cell, the cost of entering it, or `CLOSED`. A unit-cost
+    /// search marks its distances here too (see `UNSEEN`): one load then
+    /// tells a closed cell, an open one and a reached one.
+    cells: Vec<u32>,
+    /// A weighted search's distances, padded; empty for unit costs.
+    costs: Vec<u64>,
+    diagonal: bool,
+    weighted: bool,
+    /// Per direction, the index offset of the cell entered and of the two
+    /// cells a diagonal step passes between.
+    offsets: [(isize, isize, isize); 8],
+}
+
+impl Board {
+    pub(crate) fn new(grid: &Grid, walk: &Walk) -> Board {
+        let (width, height) = (grid.width(), grid.height());
+        let stride = width + 2;
+        let by_byte = entering_costs(walk);
+        let mut cells = vec![CLOSED; stride * (height + 2)];
+        // Queues hold cell indices as u32.
+        assert!(
+            cells.len() <= u32::MAX as usize,
+            "{width}x{height} is too large"
+        );
+        for (y, row) in grid.rows().enumerate().take(height) {
+            let base = (y + 1) * stride + 1;
+            for (slot, &c) in cells[base..base + width].iter_mut().zip(row) {
+                *slot = by_byte[c as usize];
+            }
+        }
+        let s = stride as isize;
+        Board {
+            stride,
+            width,
+            height,
+            cells,
+            costs: Vec::new(),
+            diagonal: walk.diagonal,
+            weighted: walk.cost.is_some(),
+            offsets: DIRECTIONS.map(|(dx, dy)| (dx + dy * s, dx, dy * s)),
+        }
+    }
+
+    /// The padded index of a cell of the grid.
+    pub(crate) fn index(&self, p: Pos) -> usize {
+        assert!(
+            (1..=self.width).contains(&p.x) && (1..=self.height).contains(&p.y),
+            "{p:?} outside {}x{}",
+            self.width,
+            self.height
+        );
+        p.y * self.stride + p.x
+    }
+
+    pub(crate) fn pos(&self, i: usize) -> Pos {
+        Pos {
+            x: i % self.stride,
+            y: i / self.stride,
+        }
+    }
+
+    /// Whether cell `i` can be entered (its character is not blocked).
+    pub(crate) fn is_open(&self, i: usize) -> bool {
+        self.cells[i] != CLOSED
+    }
+
+    /// The cost of entering the open cell `i`.
+    pub(crate) fn cost(&self, i: usize) -> u64 {
+        if self.weighted {
+            u64::from(self.cells[i])
+        } else {
+            1
+        }
+    }
+
+    /// The step rule, the one place it is written: the cell a step from `i`
+    /// in direction `k` (of `DIRECTIONS`) enters, if `enters` accepts it and,
+    /// for a diagonal step, both cells it passes between are open. Only the
+    /// characters count: the cell left may be blocked (a source), and a
+    /// blocked source is a corner like any blocked cell.
+    #[inline(always)]
+    fn step(&self, i: usize, k: usize, enters: impl Fn(usize) -> bool) -> Option<usize> {
+        let (to, a, b) = self.offsets[k];
+        let j = i.wrapping_add_signed(to);
+        let corners = k < 4
+            || (self.is_open(i.wrapping_add_signed(a)) & self.is_open(i.wrapping_add_signed(b)));
+        (enters(j) & corners).then_some(j)
+    }
+
+    /// The cells a legal step from `i` enters, in the tie order.
+    pub(crate) fn steps(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let n = if self.diagonal { 8 } else { 4 };
+        (0..n).filter_map(move |k| self.step(i, k, |j| self.is_open(j)))
+    }
+
+    /// Distances from `sources`, read with `distance`. Without `backward`,
+    /// entering a cell costs the cell entered (distances from the sources).
+    /// With `backward = Some(start)` the search runs from the goal in
+    /// `sources` against the steps, charging the cost of the cell a walker
+    /// coming the other way would enter (the one left here); `start` may be
+    /// entered even if blocked, and the search stops once it is settled.
+    /// Returns the start's distance (`UNREACHED` when forward).
+    pub(crate) fn search(&mut self, sources: &[usize], backward: Option<usize>) -> u64 {
+        match (self.weighted, self.diagonal) {
+            (true, _) => self.dijkstra(sources, backward),
+            (false, false) => self.breadth_first::<4>(sources, backward),
+            (false, true) => self.breadth_first::<8>(sources, backward),
+        }
+    }
+
+    /// The distance `search` found to `i`, or `UNREACHED`. (Not for a
+    /// blocked cell found as the backward start: `search` returned that.)
+    pub(crate) fn distance(&self, i: usize) -> u64 {
+        if self.weighted {
+            self.costs[i]
+        } else if self.cells[i] >= REACHED {
+            u64::from(self.cells[i] - REACHED)
+        } else {
+            UNREACHED
+        }
+    }
+
+    /// Every cell's `distance`, row-major over the grid.
+    pub(crate) fn distances(&self) -> Vec<u64> {
+        let mut rows = Vec::with_capacity(self.width * self.height);
+        for y in 1..=self.height {
+            let start = y * self.stride + 1;
+            rows.extend((start..start + self.width).map(|i| self.distance(i)));
+        }
+        rows
+    }
+
+    /// Unit costs, level by level: a distance is final when first written,
+    /// so a backward search stops as soon as the start gets one. The level
+    /// is counted, not read from the cell expanded, so a blocked source
+    /// keeps its closed mark.
+    fn breadth_first<const DIRECTIONS: usize>(
+        &mut self,
+        sources: &[usize],
+        backward: Option<usize>,
+    ) -> u64 {
+        let start = backward.unwrap_or(usize::MAX);
+        let mut queue: Vec<u32> = Vec::with_capacity(sources.len() + 1024);
+        for &s in sources {
+            if self.cells[s] != REACHED {
+                queue.push(s as u32);
+                if self.cells[s] == UNSEEN {
+                    self.cells[s] = REACHED;
+                }
+            }
+        }
+        let (mut head, mut level) = (0, REACHED);
+        while head < queue.len() {
+            let end = queue.len();
+            level += 1;
+            for q in head..end {
+                let i = queue[q] as usize;
+                for k in 0..DIRECTIONS {
+                    let enters = |j| (self.cells[j] == UNSEEN) | (j == start);
+                    if let Some(j) = self.step(i, k, enters) {
+                        if j == start {
+                            return u64::from(level - REACHED);
+                        }
+                        self.cells[j] = level;
+                        queue.push(j as u32);
+                    }
+                }
+            }
+            head = end;
+        }
+        UNREACHED
+    }
+
+    /// Dijkstra with lazy deletion (a popped entry larger than the cell's
+    /// distance is stale) over a radix heap.
+    fn dijkstra(&mut self, sources: &[usize], backward: Option<usize>) -> u64 {
+        let start = backward.unwrap_or(usize::MAX);
+        let mut d = vec![UNREACHED; self.cells.len()];
+        let mut heap = RadixHeap::new();
+        for &s in sources {
+            d[s] = 0;
+            heap.push(0, s as u32);
+        }
+        let n = if self.diagonal { 8 } else { 4 };
+        while let Some((g, i)) = heap.pop() {
+            let i = i as usize;
+            if g > d[i] {
+                continue;
+            }
+            if i == start {
+                break;
+            }
+            let leave = if backward.is_some() { self.cost(i) } else { 0 };
+            for k in 0..n {
+                if let Some(j) = self.step(i, k, |j| self.is_open(j) | (j == start)) {
+                    let arrive = if backward.is_some() { 0 } else { self.cost(j) };
+                    let next = g + leave + arrive;
+                    if next < d[j] {
+                        d[j] = next;
+                        heap.push(next, j as u32);
+                    }
+                }
+            }
+        }
+        let reached = d.get(start).copied().unwrap_or(UNREACHED);
+        self.costs = d;
+        reached
+    }
+}
+
+/// Per byte, the cost of entering a cell of it, or `CLOSED`.
+fn entering_costs(walk: &Walk) -> [u32; 256] {
+    std::array::from_fn(|c| {
+        if walk.blocked[c] {
+            return CLOSED;
+        }
+        let cost = walk.cost.as_ref().map_or(1, |costs| costs[c]);
+        assert!(
+            (MIN_COST..=MAX_COST).contains(&cost),
+            "cost {cost} of {:?} is outside {MIN_COST}..={MAX_COST}",
+            c as u8 as char
+        );
+        cost as u32
+    })
+}

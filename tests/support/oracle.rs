@@ -1,0 +1,145 @@
+//! Reference searches, written the plain way, for the tests and the fuzz
+//! targets (`fuzz/` includes this file): what the toolkit's searches must
+//! agree with. They share nothing with the code they check.
+
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+
+use map::grid::{Grid, Pos, GOLD, PLAYER, POTION, STAIRS, WALL};
+use map::toolkit::board::Walk;
+use map::toolkit::reach::Unreachable;
+
+/// The eight steps in the tie order of `path`: N, E, S, W, NE, SE, SW, NW
+/// (north is row `y - 1`).
+pub const ORDER: [(i64, i64); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The cells one step from `p` inside the grid, in the tie order: the four
+/// orthogonal ones, and the diagonal ones too with `diagonal`.
+pub fn around(g: &Grid, p: Pos, diagonal: bool) -> Vec<Pos> {
+    let n = if diagonal { 8 } else { 4 };
+    ORDER[..n]
+        .iter()
+        .map(|&(dx, dy)| (p.x as i64 + dx, p.y as i64 + dy))
+        .filter(|&(x, y)| x >= 1 && y >= 1)
+        .map(|(x, y)| Pos {
+            x: x as usize,
+            y: y as usize,
+        })
+        .filter(|&q| g.contains(q))
+        .collect()
+}
+
+/// The walk's step rule written out again: `b` is a neighbour of `a` (as
+/// `around` gives them), open (or `also`), and a diagonal step passes
+/// between two open cells.
+pub fn legal(g: &Grid, walk: &Walk, a: Pos, b: Pos, also: Option<Pos>) -> bool {
+    let open = |p: Pos| !walk.blocked[g.get(p) as usize];
+    let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
+    let adjacent = match dx + dy {
+        1 => true,
+        2 => walk.diagonal && dx == 1,
+        _ => false,
+    };
+    let corners = dx + dy == 1 || (open(Pos { x: a.x, y: b.y }) && open(Pos { x: b.x, y: a.y }));
+    adjacent && (open(b) || Some(b) == also) && corners
+}
+
+/// The cost of entering `p` under `walk`.
+pub fn cost_of(g: &Grid, walk: &Walk, p: Pos) -> u64 {
+    walk.cost.as_ref().map_or(1, |c| c[g.get(p) as usize])
+}
+
+/// Breadth-first walking distances from `start`, 4 neighbours, into any
+/// cell but `#`: the walk of a generated level. `None` where none leads.
+pub fn walk_distances(g: &Grid, start: Pos) -> Vec<Option<u32>> {
+    let mut dist = vec![None; g.cells().len()];
+    dist[g.index(start)] = Some(0);
+    let mut queue = VecDeque::from([start]);
+    while let Some(p) = queue.pop_front() {
+        let next = dist[g.index(p)].map(|d| d + 1);
+        for q in around(g, p, false) {
+            let j = g.index(q);
+            if dist[j].is_none() && g.get(q) != WALL {
+                dist[j] = next;
+                queue.push_back(q);
+            }
+        }
+    }
+    dist
+}
+
+/// The cell with the longest walk from `start` among those `wanted`, the
+/// first in row order on a tie; `start` when no other wanted cell is
+/// farther (the rule for `>`).
+pub fn farthest(g: &Grid, start: Pos, wanted: impl Fn(Pos) -> bool) -> Pos {
+    let dist = walk_distances(g, start);
+    let mut best = (0, start);
+    for (i, d) in dist.iter().enumerate() {
+        let p = g.pos(i);
+        if let Some(d) = *d {
+            if wanted(p) && d > best.0 {
+                best = (d, p);
+            }
+        }
+    }
+    best.1
+}
+
+/// `reach::check` done the plain way: can the first `@` walk to every
+/// `>`, `$` and `!`?
+pub fn reachability(g: &Grid) -> Result<(), Unreachable> {
+    let cells = g.cells();
+    let start = cells
+        .iter()
+        .position(|&c| c == PLAYER)
+        .ok_or(Unreachable::NoPlayer)?;
+    let dist = walk_distances(g, g.pos(start));
+    let targets: Vec<(u8, Pos)> = (0..cells.len())
+        .filter(|&i| matches!(cells[i], STAIRS | GOLD | POTION) && dist[i].is_none())
+        .map(|i| (cells[i], g.pos(i)))
+        .collect();
+    if targets.is_empty() {
+        Ok(())
+    } else {
+        Err(Unreachable::Cut {
+            player: g.pos(start),
+            targets,
+        })
+    }
+}
+
+/// The `(2r+1)x(2r+1)` window around `origin`, clipped to the grid (what
+/// the binding hands `fov` with a radius), the origin's position in it,
+/// and its top-left corner's offset.
+pub fn window(g: &Grid, origin: Pos, r: usize) -> (Grid, Pos, (usize, usize)) {
+    let (x0, y0) = (
+        origin.x.saturating_sub(r).max(1),
+        origin.y.saturating_sub(r).max(1),
+    );
+    let (x1, y1) = (
+        origin.x.saturating_add(r).min(g.width()),
+        origin.y.saturating_add(r).min(g.height()),
+    );
+    let mut cells = Vec::new();
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            cells.push(g.get(Pos { x, y }));
+        }
+    }
+    let w = Grid::from_cells(x1 - x0 + 1, y1 - y0 + 1, cells);
+    let o = Pos {
+        x: origin.x - x0 + 1,
+        y: origin.y - y0 + 1,
+    };
+    (w, o, (x0 - 1, y0 - 1))
+}
