@@ -76,10 +76,10 @@ lint:
 	$(CARGO) clippy --locked --release --features luajit --target-dir target/luajit -- -D warnings
 	luacheck lua spec nginx bench src/lua examples tests docs
 
-# The README's algorithm reference, made from the module (docs/algorithms.lua;
-# spec/readme_spec.lua checks it is up to date).
+# The generators' reference in docs/generators.md, made from the module
+# (docs/algorithms.lua; spec/readme_spec.lua checks it is up to date).
 readme: $(BUILD)/5.4/map.so
-	LUA_CPATH_5_4='$(BUILD)/5.4/?.so' lua5.4 docs/algorithms.lua README.md
+	LUA_CPATH_5_4='$(BUILD)/5.4/?.so' lua5.4 docs/algorithms.lua docs/generators.md
 
 clean:
 	rm -rf build target
