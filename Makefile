@@ -26,7 +26,7 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/lua/5.4/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.1/map.so
 
-# The HTTP server (nginx/, see the README): Debian's nginx with
+# The HTTP server (nginx/, see docs/server.md): Debian's nginx with
 # libnginx-mod-http-lua, or OpenResty when it is on PATH. In the foreground;
 # Ctrl-C stops it. `make serve PORT=8081 ADDR=127.0.0.2` listens elsewhere.
 PORT ?= 8080
@@ -46,8 +46,8 @@ test-lua: all
 	busted --run=lua54
 	busted --run=luajit
 
-# Issue 9's host tests (tests/host/run.sh, ~40 s): out of memory under a
-# capped allocator and under ulimit -v, a nearly full Lua stack, huge items.
+# The hostile hosts (tests/host/run.sh, see docs/hardening.md): out of memory
+# under a capped allocator and under ulimit -v, a nearly full Lua stack, huge items.
 test-host: all
 	tests/host/run.sh
 
@@ -65,7 +65,7 @@ test-love: $(BUILD)/5.1/map.so
 test-browser: $(BUILD)/5.1/map.so
 	SCREENSHOT_DIR=$(SCREENSHOT_DIR) busted --run=luajit tests/browser
 
-# Issue 6's benchmark (bench/RESULTS.md): a few minutes, markdown on stdout.
+# The benchmark (bench/run.sh; docs/performance.md, bench/RESULTS.md): markdown on stdout.
 bench: all
 	bench/run.sh
 
@@ -76,10 +76,10 @@ lint:
 	$(CARGO) clippy --locked --release --features luajit --target-dir target/luajit -- -D warnings
 	luacheck lua spec nginx bench src/lua examples tests docs
 
-# The README's algorithm reference, made from the module (docs/algorithms.lua;
-# spec/readme_spec.lua checks it is up to date).
+# The generators' reference in docs/generators.md, made from the module
+# (docs/algorithms.lua; spec/readme_spec.lua checks it is up to date).
 readme: $(BUILD)/5.4/map.so
-	LUA_CPATH_5_4='$(BUILD)/5.4/?.so' lua5.4 docs/algorithms.lua README.md
+	LUA_CPATH_5_4='$(BUILD)/5.4/?.so' lua5.4 docs/algorithms.lua docs/generators.md
 
 clean:
 	rm -rf build target

@@ -1,11 +1,11 @@
--- The README's reference of the algorithms, made from the module itself:
--- every algorithm of map.ALGORITHMS, its doc line, minimum size, options
--- (from map.describe) and a sample map, between two marker lines.
+-- The generators' reference in docs/generators.md, made from the module
+-- itself: every algorithm of map.ALGORITHMS, its doc line, minimum size,
+-- options (from map.describe) and a sample map, between two marker lines.
 --
 --   dofile("docs/algorithms.lua")  --> the text, the begin and end markers
---   lua5.4 docs/algorithms.lua README.md  -- rewrites the text there (`make readme`)
+--   lua5.4 docs/algorithms.lua docs/generators.md  -- rewrites the text there (`make readme`)
 --
--- spec/readme_spec.lua checks that the README holds exactly this text.
+-- spec/readme_spec.lua checks that docs/generators.md holds exactly this text.
 local map = require "map"
 
 local BEGIN = "<!-- algorithms: begin (made from the module by `make readme`) -->"
