@@ -1,5 +1,7 @@
 -- bench/toolkit.lua: map.fov, map.distances and map.path against the pure-Lua
--- baseline (bench/toolkit_baseline.lua), on the interpreter that runs it.
+-- baseline, on the interpreter that runs it. The baseline is the references
+-- the specs check the module against (spec/reference/fov.lua, distances.lua,
+-- path.lua).
 --
 --   LUA_CPATH_5_4='build/lib/lua/5.4/?.so' lua5.4 bench/toolkit.lua
 --   LUA_CPATH='build/lib/lua/5.1/?.so'     luajit bench/toolkit.lua
@@ -13,10 +15,16 @@
 -- is printed (and the table still made).
 
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-package.path = here .. "/?.lua;" .. package.path
+package.path = here .. "/?.lua;" .. here .. "/../?.lua;" .. package.path
 
 local map = require "map"
-local B = require "toolkit_baseline"
+local path_reference = require "spec.reference.path"
+local B = {
+  fov = require("spec.reference.fov").fov,
+  distances = require("spec.reference.distances").distances,
+  path = path_reference.path,
+  path_bfs = path_reference.path_bfs,
+}
 local measure = require "measure"
 
 local clock = os.clock

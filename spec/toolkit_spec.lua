@@ -1,11 +1,15 @@
 -- map.fov, map.distances and map.path, on Lua 5.4 and LuaJIT (see .busted):
--- against the pure-Lua reference (bench/toolkit_baseline.lua) on generated
+-- against the pure-Lua references (spec/reference/) on generated
 -- levels, by their properties, on hand-built maps, and against every kind of
 -- bad argument. A digest of the results for fixed seeds (DIGEST below) must be
 -- the same on both interpreters.
 local map = require "map"
 local support = require "spec.support"
-local ref = require "bench.toolkit_baseline"
+local ref = {
+  fov = require("spec.reference.fov").fov,
+  distances = require("spec.reference.distances").distances,
+  path = require("spec.reference.path").path,
+}
 
 local from_text = support.from_text
 local unpack = table.unpack or unpack
