@@ -1,24 +1,18 @@
--- Every exported function against hostile arguments, on Lua 5.4 and LuaJIT.
--- Each call must either succeed with a correct result or raise a string error
--- that names the function and the bad argument; every case is asserted.
+-- Every exported function against bad and hostile arguments, on Lua 5.4 and
+-- LuaJIT: each call must either succeed with a correct result or raise a
+-- string error that names the function and the bad argument; every case is
+-- asserted. The level API's own messages are api_spec.lua's; here, the
+-- sweeps over every kind of value, every algorithm's options, maps that are
+-- not maps (for every function that reads one), every argument of fov,
+-- distances and path, and a panic.
 local map = require "map"
+local support = require "spec.support"
+
+local from_text, word_list, quoted, ALGORITHM_LIST = support.from_text, support.word_list, support.quoted,
+  support.ALGORITHM_LIST
+local unpack = table.unpack or unpack
 
 local mininteger = math.mininteger or -2 ^ 63
-
--- "a", "a and b", "a, b and c" (with `last` instead of "and" when given).
-local function word_list(words, last)
-  if #words == 1 then return words[1] end
-  return table.concat(words, ", ", 1, #words - 1) .. " " .. (last or "and") .. " " .. words[#words]
-end
-
-local function quoted(names)
-  local out = {}
-  for i, name in ipairs(names) do out[i] = '"' .. name .. '"' end
-  return out
-end
-
--- The algorithms as the module's messages list them: "rooms", "cave" or "maze".
-local ALGORITHM_LIST = word_list(quoted(map.ALGORITHMS), "or")
 
 -- Every option name, in the order the module lists them: each algorithm's
 -- own, then items, which every algorithm takes (last in each description).
@@ -63,12 +57,18 @@ local BAD_NUMBERS = {
 
 -- Numbers that are integers but too large for a map.
 local HUGE = { 2 ^ 53, 2 ^ 40, 1e15, 4000001 }
-
-local function fails(pattern, f, ...)
+-- Asserts that f(...) raises a string error that starts with `expected`; or,
+-- when `expected` is a list, that starts with its first string and contains
+-- the others after it (plain text).
+local function fails(expected, f, ...)
+  local parts = type(expected) == "table" and expected or { expected }
   local ok, err = pcall(f, ...)
-  assert(not ok, "expected an error matching " .. pattern)
+  assert(not ok, "expected an error starting " .. parts[1])
   assert(type(err) == "string", "error is a " .. type(err) .. ", not a string")
-  assert(err:find(pattern, 1, true), ("%q does not contain %q"):format(err, pattern))
+  assert(err:sub(1, #parts[1]) == parts[1], ("%q does not start with %q"):format(err, parts[1]))
+  for i = 2, #parts do
+    assert(err:find(parts[i], #parts[1] + 1, true), ("%q does not contain %q"):format(err, parts[i]))
+  end
 end
 
 describe("hostile sizes", function()
@@ -256,6 +256,7 @@ describe("maps that are not maps", function()
   local row = { "#", "#" }
   local cases = {
     { nil, "map must be a table of rows, got nil" },
+    { "#", "map must be a table of rows, got string" },
     { "##", "map must be a table of rows, got string" },
     { 42, "map must be a table of rows, got number" },
     { print, "map must be a table of rows, got function" },
@@ -263,32 +264,50 @@ describe("maps that are not maps", function()
     { trap(), "map has no rows" },
     { { [1e9] = {} }, "map has no rows" },
     { { "##" }, "row 1 must be a table, got string" },
+    { { { "#" }, "#" }, "row 2 must be a table, got string" },
     { { row, 5 }, "row 2 must be a table, got number" },
     { { {} }, "row 1 is empty" },
     { { row, { "#" } }, "row 2 has 1 cells, row 1 has 2" },
     { { row, { "#", "#", "#" } }, "row 2 has 3 cells, row 1 has 2" },
+    { { { "#", 1 } }, "cell [1][2] must be a one-character string, got number" },
     { { { "#", 7 } }, "cell [1][2] must be a one-character string, got number" },
     { { { "#", "" } }, "cell [1][2] must be a one-character string, got a 0-byte string" },
+    { { { "#", "ab" } }, "cell [1][2] must be a one-character string, got a 2-byte string" },
     { { { "##", "#" } }, "cell [1][1] must be a one-character string, got a 2-byte string" },
     { { { "#", true } }, "cell [1][2] must be a one-character string, got boolean" },
     { { { "#", trap() } }, "cell [1][2] must be a one-character string, got table" },
   }
-  for _, fn in ipairs({ "render", "reachable" }) do
+  -- Every function that reads a map, called with the map `m` alone.
+  local readers = {
+    { "render", function(m) return map.render(m) end },
+    { "reachable", function(m) return map.reachable(m) end },
+    { "fov", function(m) return map.fov(m, 1, 1) end },
+    { "distances", function(m) return map.distances(m, { x = 1, y = 1 }) end },
+    { "path", function(m) return map.path(m, 1, 1, 1, 1) end },
+  }
+  for _, reader in ipairs(readers) do
+    local fn, call = reader[1], reader[2]
     it(fn .. " names what is wrong", function()
       for _, case in ipairs(cases) do
-        fails(("map.%s: %s"):format(fn, case[2]), map[fn], case[1])
+        fails(("map.%s: %s"):format(fn, case[2]), call, case[1])
       end
-      fails(("map.%s: expected at most 1 argument, got 2"):format(fn), map[fn], { row }, 1)
     end)
   end
+
+  it("render and reachable count arguments", function()
+    for _, fn in ipairs({ "render", "reachable" }) do
+      fails(("map.%s: expected at most 1 argument, got 2"):format(fn), map[fn], { row }, 1)
+    end
+  end)
 
   it("refuses a map of aliased rows over MAX_CELLS without copying it", function()
     local wide = {}
     for x = 1, 2001 do wide[x] = "." end
     local rows = {}
     for y = 1, 2000 do rows[y] = wide end
-    fails("map.render: map has more than 4000000 cells (2001x2000)", map.render, rows)
-    fails("map.reachable: map has more than 4000000 cells (2001x2000)", map.reachable, rows)
+    for _, reader in ipairs(readers) do
+      fails(("map.%s: map has more than 4000000 cells (2001x2000)"):format(reader[1]), reader[2], rows)
+    end
   end)
 
   it("reads rows raw, ignoring metatables on the map and rows", function()
@@ -304,38 +323,37 @@ describe("maps that are not maps", function()
   end)
 end)
 
-describe("the toolkit against hostile arguments", function()
+describe("the toolkit's own arguments", function()
+  local m = from_text("#####\n#...#\n#####") -- 5x3
   local open = { { ".", ".", "." }, { ".", "@", "." }, { ".", ".", "." } }
-  -- Each toolkit function, called with the map `m`, then `args`.
-  local calls = {
-    fov = function(m, ...) return map.fov(m, ...) end,
-    distances = function(m) return map.distances(m, { x = 1, y = 1 }) end,
-    path = function(m) return map.path(m, 1, 1, 1, 1) end,
-  }
 
-  it("fov, distances and path name what is wrong with a map, as render does", function()
-    local bad = {
-      { nil, "map must be a table of rows, got nil" }, { "##", "map must be a table of rows, got string" },
-      { {}, "map has no rows" }, { trap(), "map has no rows" }, { { [1e9] = {} }, "map has no rows" },
-      { { "##" }, "row 1 must be a table, got string" }, { { {} }, "row 1 is empty" },
-      { { { "#", 7 } }, "cell [1][2] must be a one-character string, got number" },
-      { { { "#", "#" }, { "#" } }, "row 2 has 1 cells, row 1 has 2" },
+  it("fov, distances and path name coordinates outside the map, not integers or not numbers", function()
+    local BAD = {
+      { 0, 1, "x must be an integer from 1 to 5, got 0" },
+      { 6, 1, "x must be an integer from 1 to 5, got 6" },
+      { 1, 0, "y must be an integer from 1 to 3, got 0" },
+      { 1, 4, "y must be an integer from 1 to 3, got 4" },
+      { 1.5, 1, "x must be an integer from 1 to 5, got 1.5" },
+      { 2, 0.5, "y must be an integer from 1 to 3, got 0.5" },
+      { -2 ^ 53, 1, "x must be an integer from 1 to 5, got -" },
+      { "2", 2, 'x must be an integer from 1 to 5, got string "2"' },
+      { nil, 2, "x must be an integer from 1 to 5, got nil" },
+      { 2, true, "y must be an integer from 1 to 3, got boolean" },
+      { {}, 2, "x must be an integer from 1 to 5, got table" },
+      { 0 / 0, 2, "x must be an integer from 1 to 5, got " },
+      { 1 / 0, 2, "x must be an integer from 1 to 5, got " },
     }
-    for name, call in pairs(calls) do
-      for _, case in ipairs(bad) do
-        fails(("map.%s: %s"):format(name, case[2]), call, case[1], 1, 1)
-      end
+    for _, case in ipairs(BAD) do
+      local x, y, message = case[1], case[2], case[3]
+      fails("map.fov: " .. message, map.fov, m, x, y)
+      fails("map.distances: sources." .. message, map.distances, m, { x = x, y = y })
+      fails("map.distances: sources[2]." .. message, map.distances, m, { { x = 2, y = 2 }, { x = x, y = y } })
+      -- path names its four coordinates x1, y1, x2, y2.
+      local start = message:gsub("^(%a)", "%11")
+      local goal = message:gsub("^(%a)", "%12")
+      fails("map.path: " .. start, map.path, m, x, y, 2, 2)
+      fails("map.path: " .. goal, map.path, m, 2, 2, x, y)
     end
-    local wide = {}
-    for x = 1, 2001 do wide[x] = "." end
-    local rows = {}
-    for y = 1, 2000 do rows[y] = wide end
-    for name, call in pairs(calls) do
-      fails(("map.%s: map has more than 4000000 cells (2001x2000)"):format(name), call, rows, 1, 1)
-    end
-  end)
-
-  it("refuse every bad coordinate and radius", function()
     for _, case in ipairs(BAD_NUMBERS) do
       local value, shown = case[1], case[2]
       if value ~= nil then
@@ -344,44 +362,95 @@ describe("the toolkit against hostile arguments", function()
         fails("map.path: x2 must be an integer from 1 to 3, got " .. shown, map.path, open, 1, 1, value, 1)
         fails("map.distances: sources.x must be an integer from 1 to 3, got " .. shown,
           map.distances, open, { x = value, y = 1 })
-        if shown ~= "0" then
-          fails("map.fov: radius must be an integer >= 0, got " .. shown, map.fov, open, 1, 1, value)
-        end
       end
     end
     for _, huge in ipairs(HUGE) do
       fails("map.fov: x must be an integer from 1 to 3", map.fov, open, huge, 1)
-      assert.is_table(map.fov(open, 2, 2, huge)) -- any radius >= 0 is valid: no limit
     end
   end)
 
-  it("refuse bad options and sources, reading them raw", function()
-    fails("map.fov: options must be a table, got string", map.fov, open, 1, 1, 2, "#")
-    fails("map.fov: opaque must be a string of characters, got boolean",
-      map.fov, open, 1, 1, nil, { opaque = true })
+  it("fov names a bad radius, and takes any radius >= 0 (no limit)", function()
+    local BAD = { { -1, "-1" }, { 1.5, "1.5" }, { "3", 'string "3"' }, { true, "boolean" }, { {}, "table" },
+      { 0 / 0, "" }, { 1 / 0, "" }, { -2 ^ 53, "-" } }
+    for _, case in ipairs(BAD) do
+      fails("map.fov: radius must be an integer >= 0, got " .. case[2], map.fov, m, 2, 2, case[1])
+    end
+    for _, case in ipairs(BAD_NUMBERS) do
+      local value, shown = case[1], case[2]
+      if value ~= nil and shown ~= "0" then
+        fails("map.fov: radius must be an integer >= 0, got " .. shown, map.fov, open, 1, 1, value)
+      end
+    end
+    for _, huge in ipairs(HUGE) do assert.is_table(map.fov(open, 2, 2, huge)) end
+  end)
+
+  it("fov names bad options, reading them raw", function()
+    for _, case in ipairs({ { 5, "5" }, { true, "boolean" }, { {}, "table" } }) do
+      fails("map.fov: opaque must be a string of characters, got " .. case[2], map.fov, m, 2, 2, nil,
+        { opaque = case[1] })
+    end
+    fails('map.fov: unknown option "colour"', map.fov, m, 2, 2, nil, { colour = 1 })
+    fails('map.fov: unknown option "blocked"', map.fov, m, 2, 2, 3, { blocked = "#" })
     fails('map.fov: unknown option "radius"', map.fov, open, 1, 1, nil, { radius = 2 })
-    fails("map.distances: sources must be a position {x=, y=} or a non-empty array of them, got function",
-      map.distances, open, print)
-    fails("map.distances: sources[2] must be a position {x=, y=}, got number",
-      map.distances, open, { { x = 1, y = 1 }, 5 })
-    fails("map.distances: diagonal must be a boolean, got string",
-      map.distances, open, { x = 1, y = 1 }, { diagonal = "yes" })
-    fails("map.path: cost must be a table from characters to integers, got number",
-      map.path, open, 1, 1, 3, 3, { cost = 1 })
-    fails("map.path: cost keys must be one-character strings, got string", map.path, open, 1, 1, 3, 3,
-      { cost = { [".."] = 2 } })
+    fails("map.fov: options must be a table, got string", map.fov, m, 2, 2, 3, "#")
+    -- A trap is read raw: no metamethod runs, and an empty trap is empty.
+    assert.is_table(map.fov(open, 2, 2, nil, trap()))
+  end)
+
+  it("distances names bad sources, an empty array among them, reading them raw", function()
+    local ANY = "map.distances: sources must be a position {x=, y=} or a non-empty array of them, got "
+    local BAD = {
+      { 5, ANY .. "number" }, { "x", ANY .. "string" }, { true, ANY .. "boolean" }, { {}, ANY .. "an empty table" },
+      { print, ANY .. "function" }, { trap(), ANY .. "an empty table" },
+      { { 5 }, "map.distances: sources[1] must be a position {x=, y=}, got number" },
+      { { { x = 2 } }, "map.distances: sources[1].y must be an integer from 1 to 3, got nil" },
+      { { x = 2 }, "map.distances: sources.y must be an integer from 1 to 3, got nil" },
+      { { { x = 2, y = 2 }, "x" }, "map.distances: sources[2] must be a position {x=, y=}, got string" },
+      { { { x = 1, y = 1 }, 5 }, "map.distances: sources[2] must be a position {x=, y=}, got number" },
+    }
+    fails(ANY .. "nil", map.distances, m, nil)
+    for _, case in ipairs(BAD) do fails(case[2], map.distances, m, case[1]) end
+  end)
+
+  it("distances and path name bad options, reading them raw", function()
+    local COST = 'cost["."] must be an integer from 1 to '
+    local KEYS = "cost keys must be one-character strings, got "
+    local BAD = {
+      { { cost = { ["."] = 0 } }, COST, ", got 0" },
+      { { cost = { ["."] = -1 } }, COST, ", got -1" },
+      { { cost = { ["."] = 1.5 } }, COST, ", got 1.5" },
+      { { cost = { ["."] = "2" } }, COST, ', got string "2"' },
+      { { cost = { [".."] = 2 } }, KEYS .. 'string ".."' },
+      { { cost = { [""] = 2 } }, KEYS .. 'string ""' },
+      { { cost = { [1] = 2 } }, KEYS .. "1" },
+      { { cost = "." }, "cost must be a table" },
+      { { cost = 1 }, "cost must be a table from characters to integers, got number" },
+      { { blocked = 5 }, "blocked must be a string of characters, got 5" },
+      { { blocked = {} }, "blocked must be a string of characters, got table" },
+      { { diagonal = "yes" }, 'diagonal must be a boolean, got string "yes"' },
+      { { opaque = "#" }, 'unknown option "opaque"' },
+      { { colour = 1 }, 'unknown option "colour"' },
+    }
+    for _, case in ipairs(BAD) do
+      local first, rest = case[2], { unpack(case, 3) }
+      fails({ "map.distances: " .. first, unpack(rest) }, map.distances, m, { x = 2, y = 2 }, case[1])
+      fails({ "map.path: " .. first, unpack(rest) }, map.path, m, 2, 2, 4, 2, case[1])
+    end
     for _, case in ipairs({ { 0, "0" }, { -1, "-1" }, { 0.5, "0.5" }, { 0 / 0, "nan" }, { 2 ^ 31, "2147483648" } }) do
       fails('map.distances: cost["."] must be an integer from 1 to 1073741824, got ' .. case[2],
         map.distances, open, { x = 1, y = 1 }, { cost = { ["."] = case[1] } })
     end
-    -- Traps are read raw: no metamethod runs, and an empty trap is empty.
-    assert.is_table(map.fov(open, 2, 2, nil, trap()))
+    fails("map.distances: options must be a table, got number", map.distances, m, { x = 2, y = 2 }, 5)
+    fails("map.path: options must be a table, got boolean", map.path, m, 2, 2, 4, 2, true)
+    -- A trap is read raw: no metamethod runs, and an empty trap is empty.
     assert.is_table(map.distances(open, { x = 1, y = 1 }, trap()))
-    fails("map.distances: sources must be a position {x=, y=} or a non-empty array of them, got an empty table",
-      map.distances, open, trap())
-    fails("map.fov: expected at most 5 arguments, got 6", map.fov, open, 1, 1, 1, {}, 1)
-    fails("map.distances: expected at most 3 arguments, got 4", map.distances, open, { x = 1, y = 1 }, {}, 1)
-    fails("map.path: expected at most 6 arguments, got 7", map.path, open, 1, 1, 1, 1, {}, 1)
+  end)
+
+  it("fov, distances and path count arguments, trailing nils included", function()
+    fails("map.fov: expected at most 5 arguments, got 6", map.fov, m, 2, 2, 3, {}, 1)
+    fails("map.fov: expected at most 5 arguments, got 6", map.fov, m, 2, 2, nil, nil, nil)
+    fails("map.distances: expected at most 3 arguments, got 4", map.distances, m, { x = 2, y = 2 }, {}, 1)
+    fails("map.path: expected at most 6 arguments, got 7", map.path, m, 2, 2, 4, 2, {}, 1)
   end)
 end)
 

@@ -1,4 +1,8 @@
 -- Helpers shared by the specs: require "spec.support" from the repository root.
+-- (The pure-Lua oracles are in spec/reference/.)
+local map = require "map"
+local char_set = require("spec.reference.grid").char_set
+
 local M = {}
 
 M.INTERPRETER = jit and "luajit" or "lua5.4"
@@ -24,6 +28,22 @@ function M.from_text(text)
   end
   return m
 end
+
+-- "a", "a and b", "a, b and c" (with `last` instead of "and" when given).
+function M.word_list(words, last)
+  if #words == 1 then return words[1] end
+  return table.concat(words, ", ", 1, #words - 1) .. " " .. (last or "and") .. " " .. words[#words]
+end
+
+-- The names, each in double quotes.
+function M.quoted(names)
+  local out = {}
+  for i, name in ipairs(names) do out[i] = '"' .. name .. '"' end
+  return out
+end
+
+-- The algorithms as the module's messages list them: "rooms", "cave" or "maze".
+M.ALGORITHM_LIST = M.word_list(M.quoted(map.ALGORITHMS), "or")
 
 -- Runs lua/main.lua with these arguments and the module this process loaded,
 -- under the same interpreter. Returns stdout, stderr and the exit code.
@@ -70,7 +90,6 @@ end
 --   server.remove() -> stops it (TERM) and deletes the temp folder
 -- Errors (after cleaning up) when the server does not start.
 function M.start_server(root)
-  local map = require "map"
   local server = {}
   local shell_quote, run, alive = M.shell_quote, M.run, M.alive
   local self_pid = tonumber(M.read_file("/proc/self/stat"):match("^%d+")) -- to vary the port
@@ -152,6 +171,77 @@ function M.start_server(root)
   end
   server.remove()
   error("no free port found")
+end
+
+---------------------------------------------------------------------------
+-- The toolkit specs' levels (fov_spec, distances_spec, path_spec).
+
+-- A small deterministic generator (Park-Miller), exact on both interpreters:
+-- rand(n) is an integer from 1 to n.
+function M.generator(seed)
+  local state = seed
+  return function(n)
+    state = state * 16807 % 2147483647
+    return state % n + 1
+  end
+end
+
+-- The cells of m whose character is not in `chars`, as {x, y} pairs.
+function M.cells_not_in(m, chars)
+  local set, out = char_set(chars), {}
+  for y = 1, #m do
+    for x = 1, #m[y] do
+      if not set[m[y][x]] then out[#out + 1] = { x, y } end
+    end
+  end
+  return out
+end
+
+-- The generated levels: 312 rooms and caves of several sizes, some with
+-- doors ("+", opaque) put on floor cells next to walls.
+local LEVELS = {
+  { "rooms", 60, 20, 80 }, { "rooms", 30, 12, 40 }, { "rooms", 6, 5, 20 }, { "rooms", 120, 40, 12 },
+  { "cave", 80, 50, 60 }, { "cave", 20, 20, 40 }, { "cave", 3, 30, 20 }, { "cave", 40, 10, 40 },
+}
+
+local function add_doors(m, rand)
+  local h, w = #m, #m[1]
+  for y = 2, h - 1 do
+    for x = 2, w - 1 do
+      if m[y][x] == "." and (m[y][x - 1] == "#" or m[y - 1][x] == "#") and rand(12) == 1 then m[y][x] = "+" end
+    end
+  end
+end
+
+-- Calls f(m, name, rand) for each level: the map, its name for messages, and
+-- a generator of its own. Returns the number of levels.
+function M.each_level(f)
+  local n = 0
+  for _, level in ipairs(LEVELS) do
+    local algorithm, w, h, count = level[1], level[2], level[3], level[4]
+    for seed = 1, count do
+      local m = map.generate { width = w, height = h, seed = seed, algorithm = algorithm }
+      local rand = M.generator(seed * 7919 + w * 31 + h)
+      if seed % 3 == 0 then add_doors(m, rand) end
+      n = n + 1
+      f(m, string.format("%s %dx%d seed %d%s", algorithm, w, h, seed, seed % 3 == 0 and " (doors)" or ""), rand)
+    end
+  end
+  return n
+end
+
+-- distances and path options as text, for messages.
+function M.options_text(o)
+  local parts = {}
+  if o.blocked then parts[#parts + 1] = string.format("blocked=%q", o.blocked) end
+  if o.diagonal then parts[#parts + 1] = "diagonal" end
+  if o.cost then
+    local keys = {}
+    for k, v in pairs(o.cost) do keys[#keys + 1] = string.format("%s=%d", k, v) end
+    table.sort(keys)
+    parts[#parts + 1] = "cost{" .. table.concat(keys, ",") .. "}"
+  end
+  return #parts > 0 and table.concat(parts, " ") or "defaults"
 end
 
 return M
