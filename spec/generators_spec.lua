@@ -1,11 +1,17 @@
 -- Every generator in map.ALGORITHMS, driven by map.describe: a generator
 -- registered later is tested here without editing this file. Each map is
--- checked by this file's own flood fill, not by map.reachable. Runs on Lua 5.4
--- and LuaJIT (see .busted).
+-- checked by this file's own rules and the pure-Lua walking distances of
+-- spec/reference/distances.lua, not by map.reachable; golden files keep every
+-- map that exists today. Runs on Lua 5.4 and LuaJIT (see .busted). A family's
+-- own checks: rooms_spec.lua, caves_spec.lua.
 local map = require "map"
 local json = require "dkjson"
+local support = require "spec.support"
+local ref_distances = require("spec.reference.distances").distances
 
 local floor = math.floor
+local count_cells = support.count_cells
+local unpack = table.unpack or unpack
 
 -- Promises only some generators make (see the README).
 -- `>` on the floor cell farthest from `@` by walking distance, first in row order.
@@ -26,7 +32,7 @@ local TREE_WHEN_ZERO = { maze = "braid" }
 -- without items (it may hold no more than @ and >), but for these, with the
 -- options they need there:
 local SMALLEST = {
-  -- 3x3 has one interior cell, too few for @ and > at any fill (cave_spec
+  -- 3x3 has one interior cell, too few for @ and > at any fill (caves_spec
   -- checks the error); 3x5 has 3, and the default fill carves round(1.5) = 2.
   cave = { 3, 5 },
   -- 2 interior cells: fill 0.75 carves round(1.5) = 2, the default 0.4 only 1.
@@ -91,29 +97,6 @@ local function flatten(m, w, h)
     for x = 1, w do c[base + x] = row[x] end
   end
   return c
-end
-
--- Walking distances (4-neighbour, over every cell that is not #) from cell
--- index `start`: an array with false where unreached, and the number reached.
--- The border must be wall, so that no step leaves the grid or wraps a row.
-local function walk(c, w, start)
-  local dist = {}
-  for i = 1, #c do dist[i] = false end
-  dist[start] = 0
-  local queue, head, tail = { start }, 1, 1
-  while head <= tail do
-    local i = queue[head]
-    head = head + 1
-    local d = dist[i] + 1
-    for _, j in ipairs({ i - 1, i + 1, i - w, i + w }) do
-      if dist[j] == false and c[j] ~= "#" then
-        dist[j] = d
-        tail = tail + 1
-        queue[tail] = j
-      end
-    end
-  end
-  return dist, tail
 end
 
 local function in_room(room, x, y)
@@ -267,7 +250,10 @@ local function problem(m, opts)
     last = index(door)
   end
 
-  local dist, reached = walk(c, w, index(m.player))
+  local dist, reached = flatten(ref_distances(m, m.player), w, h), 0
+  for i = 1, #dist do
+    if dist[i] then reached = reached + 1 end
+  end
   if reached ~= w * h - count["#"] then
     for i = 1, #c do
       if c[i] ~= "#" and not dist[i] then
@@ -335,12 +321,7 @@ local function check(opts)
     for k, v in pairs(opts) do bare[k] = v end
     bare.items = 0
     local empty = check(bare)
-    local floor_cells = 0
-    for _, row in ipairs(empty) do
-      for _, cell in ipairs(row) do
-        if cell == "." then floor_cells = floor_cells + 1 end
-      end
-    end
+    local floor_cells = count_cells(empty, ".")
     assert(floor_cells == tonumber(free) and floor_cells < tonumber(wanted), shown(opts) .. ": " .. m)
     return empty, true
   end
@@ -365,89 +346,20 @@ local function sweep_sizes(algorithm)
   }
 end
 
-describe("map.describe", function()
-  it("lists the algorithms, rooms first (the default)", function()
-    assert.is_true(#map.ALGORITHMS >= 2)
-    assert.are.equal("rooms", map.ALGORITHMS[1])
-    assert.are.equal("cave", map.ALGORITHMS[2])
-    assert.are.equal("rooms", map.describe().name)
-    local seen = {}
-    for _, name in ipairs(map.ALGORITHMS) do
-      assert.is_nil(seen[name], name)
-      seen[name] = true
-      assert.matches("^[%w_]+$", name)
-      local w, h, small = smallest(name)
-      assert.are.equal(name, map.generate(request(name, w, h, 1, small)).algorithm)
-    end
-  end)
-
-  it("refuses names that are not algorithms, listing the valid ones", function()
-    local quoted = {}
-    for i, name in ipairs(map.ALGORITHMS) do quoted[i] = '"' .. name .. '"' end
-    local list = table.concat(quoted, ", ", 1, #quoted - 1) .. " or " .. quoted[#quoted]
-    for value, text in pairs({ labyrinth = 'string "labyrinth"', [1] = "1", [true] = "boolean" }) do
-      local ok, err = pcall(map.describe, value)
-      assert.is_false(ok)
-      assert.are.equal("map.describe: algorithm must be " .. list .. ", got " .. text, err)
-    end
-  end)
-
-  for _, algorithm in ipairs(map.ALGORITHMS) do
-    it(algorithm .. ": a sane description", function()
-      local d = map.describe(algorithm)
-      assert.are.equal(algorithm, d.name)
-      assert.are.equal("string", type(d.doc))
-      assert.is_true(#d.doc > 10, "doc")
-      for _, side in ipairs({ "min_width", "min_height" }) do
-        assert.is_true(math.type == nil or math.type(d[side]) == "integer", side)
-        assert.is_true(d[side] % 1 == 0 and d[side] >= 3, side)
-      end
-      assert.are.equal("items", d.options[#d.options].name, "items comes last")
-      local names = {}
-      for _, o in ipairs(d.options) do
-        local what = algorithm .. " option " .. tostring(o.name)
-        assert.is_truthy(o.name:match("^[%l_]+$"), what)
-        assert.is_nil(names[o.name], what .. " listed twice")
-        names[o.name] = true
-        assert.is_true(type(o.doc) == "string" and #o.doc > 5, what .. ": doc")
-        assert.are.equal("string", type(o.default_text), what .. ": default_text")
-        if o.type == "integer" or o.type == "number" then
-          assert.is_true(type(o.min) == "number" and type(o.max) == "number" and o.min < o.max, what .. ": range")
-          assert.is_true(o.max < 1 / 0 and o.min > -1 / 0, what .. ": finite range")
-          if o.type == "integer" then
-            assert.is_true(o.min % 1 == 0 and o.max % 1 == 0, what .. ": integer bounds")
-            assert.is_nil(o.open_min, what)
-          else
-            assert.are.equal("boolean", type(o.open_min), what .. ": open_min")
-          end
-          if o.default ~= nil then
-            assert.are.equal("number", type(o.default), what)
-            assert.is_true(o.default <= o.max and (o.default > o.min or (o.default == o.min and not o.open_min)),
-              what .. ": default out of range")
-            assert.are.equal(o.default, tonumber(o.default_text), what .. ": default_text")
-          end
-          if o.type == "integer" and o.default ~= nil then assert.is_true(o.default % 1 == 0, what) end
-        else
-          assert.are.equal("boolean", o.type, what .. ": type")
-          assert.is_nil(o.min, what)
-          assert.is_nil(o.max, what)
-          assert.are.equal("boolean", type(o.default), what .. ": default")
-          assert.are.equal(tostring(o.default), o.default_text, what)
-        end
-      end
-    end)
+-- Golden renders, one file per case: spec/golden/<algorithm>-<w>x<h>-<seed>.txt,
+-- every file in the directory (tests/golden.rs reads the same files).
+local GOLDEN = {}
+do
+  local ls = assert(io.popen("ls spec/golden"))
+  for name in ls:lines() do
+    local algorithm, w, h, seed = name:match("^([%w_]+)%-(%d+)x(%d+)%-(%-?%d+)%.txt$")
+    assert(algorithm, "spec/golden/" .. name .. " is not <algorithm>-<w>x<h>-<seed>.txt")
+    GOLDEN[#GOLDEN + 1] = { algorithm, tonumber(w), tonumber(h), tonumber(seed), name = name }
   end
+  ls:close()
+end
 
-  it("gives an option the same type in every algorithm that takes it", function()
-    local kind = {}
-    for _, algorithm in ipairs(map.ALGORITHMS) do
-      for _, o in ipairs(DESCRIPTION[algorithm].options) do
-        kind[o.name] = kind[o.name] or o.type
-        assert.are.equal(kind[o.name], o.type, algorithm .. " option " .. o.name)
-      end
-    end
-  end)
-
+describe("every generator", function()
   for _, algorithm in ipairs(map.ALGORITHMS) do
     it(algorithm .. ": every option given at its default changes nothing", function()
       for _, size in ipairs({ { 30, 12 }, { 80, 50 } }) do
@@ -465,11 +377,7 @@ describe("map.describe", function()
         end
       end
     end)
-  end
-end)
 
-describe("every generator", function()
-  for _, algorithm in ipairs(map.ALGORITHMS) do
     it(algorithm .. ": 500+ maps from the smallest size to 80x50 keep every promise", function()
       local maps, itemless = 0, 0
       for salt, size in ipairs(sweep_sizes(algorithm)) do
@@ -490,12 +398,7 @@ describe("every generator", function()
       for _, size in ipairs({ { w, h, opts = small }, { 30, 12 } }) do
         for seed = 1, 5 do
           local empty = check(request(algorithm, size[1], size[2], seed, size.opts, { items = 0 }))
-          local free = 0
-          for _, row in ipairs(empty) do
-            for _, cell in ipairs(row) do
-              if cell == "." then free = free + 1 end
-            end
-          end
+          local free = count_cells(empty, ".")
           local full = check(request(algorithm, size[1], size[2], seed, size.opts, { items = free }))
           for y, row in ipairs(full) do
             for x, cell in ipairs(row) do
@@ -628,5 +531,26 @@ describe("doors", function()
         end
       end)
     end
+  end
+end)
+
+describe("golden maps", function()
+  it("cover every algorithm", function()
+    assert.is_true(#GOLDEN >= 10)
+    local covered = {}
+    for _, case in ipairs(GOLDEN) do covered[case[1]] = true end
+    for _, algorithm in ipairs(map.ALGORITHMS) do
+      assert.is_true(covered[algorithm], "no golden file for " .. algorithm)
+    end
+  end)
+
+  for _, case in ipairs(GOLDEN) do
+    local algorithm, w, h, seed = unpack(case)
+    local name = case.name
+    assert(name == ("%s-%dx%d-%s.txt"):format(algorithm, w, h, string.format("%d", seed)), name)
+    it(name .. " is unchanged", function()
+      local m = map.generate { width = w, height = h, seed = seed, algorithm = algorithm }
+      assert.are.equal(support.read_file("spec/golden/" .. name), map.render(m))
+    end)
   end
 end)

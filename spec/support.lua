@@ -45,6 +45,17 @@ end
 -- The algorithms as the module's messages list them: "rooms", "cave" or "maze".
 M.ALGORITHM_LIST = M.word_list(M.quoted(map.ALGORITHMS), "or")
 
+-- How many cells of the map `m` equal `wanted`.
+function M.count_cells(m, wanted)
+  local n = 0
+  for _, row in ipairs(m) do
+    for _, cell in ipairs(row) do
+      if cell == wanted then n = n + 1 end
+    end
+  end
+  return n
+end
+
 -- Runs lua/main.lua with these arguments and the module this process loaded,
 -- under the same interpreter. Returns stdout, stderr and the exit code.
 function M.cli(...)
