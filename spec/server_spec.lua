@@ -6,15 +6,7 @@ local map = require "map"
 local json = require "dkjson"
 local support = require "spec.support"
 
-local read_file, shell_quote = support.read_file, support.shell_quote
-
--- Runs a shell command; returns its stdout.
-local function run(command)
-  local p = assert(io.popen(command))
-  local out = p:read("*a")
-  p:close()
-  return out
-end
+local read_file, shell_quote, run = support.read_file, support.shell_quote, support.run
 
 local ROOT = run("pwd"):gsub("\n$", "")
 package.path = ROOT .. "/nginx/?.lua;" .. package.path
@@ -55,13 +47,7 @@ local SEEDS = {
 local SIZES = { { 6, 5 }, { 30, 12 }, { 120, 40 }, { 200, 200 }, { 200, 5 }, { 7, 199 }, { 80, 25 } }
 
 -- The algorithms as the module's messages list them: "rooms", "cave" or "maze".
-local function word_list(words, last)
-  if #words == 1 then return words[1] end
-  return table.concat(words, ", ", 1, #words - 1) .. " " .. last .. " " .. words[#words]
-end
-local QUOTED = {}
-for i, name in ipairs(map.ALGORITHMS) do QUOTED[i] = '"' .. name .. '"' end
-local ALGORITHM_LIST = word_list(QUOTED, "or")
+local ALGORITHM_LIST = support.ALGORITHM_LIST
 
 -- Every option of every algorithm, once, in the module's order: name -> the
 -- description (of the first algorithm that takes it) and its takers.
@@ -865,9 +851,9 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
   end)
 end)
 
--- Issue 9's HTTP cases, on a server of their own: conditional headers nginx
--- would answer wrongly, request content, and the bench location.
-describe("the server's answers to conditional headers and request content (issue 9)", function()
+-- HTTP cases from docs/hardening.md, on a server of their own: conditional
+-- headers nginx would answer wrongly, request content, and the bench location.
+describe("the server's answers to conditional headers and request content", function()
   local nginx -- support.start_server's
 
   -- curl's answers to requests made on one connection when it can (curl's
