@@ -80,13 +80,11 @@ describe("generate", function()
     end
   end)
 
-
   it("reports a fresh seed that reproduces the map", function()
     local m = map.generate(60, 20)
     assert.is_true(m.seed >= 0 and m.seed < 2 ^ 53 and m.seed % 1 == 0)
     assert.are.equal(map.render(m), map.render(map.generate(60, 20, m.seed)))
   end)
-
 
   it("accepts nil and every integer seed with |seed| <= 2^53", function()
     for _, seed in ipairs({ 0, -1, 1, 2 ^ 53, -2 ^ 53, 2 ^ 53 - 1, 12345.0, 123456789012 }) do

@@ -57,6 +57,7 @@ local BAD_NUMBERS = {
 
 -- Numbers that are integers but too large for a map.
 local HUGE = { 2 ^ 53, 2 ^ 40, 1e15, 4000001 }
+
 -- Asserts that f(...) raises a string error that starts with `expected`; or,
 -- when `expected` is a list, that starts with its first string and contains
 -- the others after it (plain text).

@@ -32,7 +32,6 @@ local function keys(t)
   return table.concat(out, " ")
 end
 
-
 describe("tables built by the module", function()
   it("generate matches generate_json field for field, rooms and caves", function()
     local cases = {

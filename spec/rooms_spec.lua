@@ -51,7 +51,6 @@ describe("rooms", function()
     end
   end)
 
-
   it("honours rooms and items options", function()
     local m = map.generate { width = 60, height = 20, seed = 3, rooms = 2, items = 0 }
     assert.are.equal(2, #m.rooms)

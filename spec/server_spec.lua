@@ -12,7 +12,6 @@ local ROOT = run("pwd"):gsub("\n$", "")
 package.path = ROOT .. "/nginx/?.lua;" .. package.path
 local server = require "map_server"
 
-
 -- lua/main.lua's stdout, run with the module this process loaded.
 local function cli(...)
   return (support.cli(...))

@@ -155,7 +155,6 @@ function M.path_bfs(m, x1, y1, x2, y2, options)
   return path
 end
 
-
 -- Whether p is a legal walk from (x1, y1) to (x2, y2) under `options`: each
 -- step to a neighbour (diagonal only when allowed, and then not cutting a
 -- corner), into a cell that is not blocked. Returns what it costs (entering
