@@ -145,7 +145,7 @@ fn bench_toolkit(c: &mut Criterion) {
     for (rule, walk) in [
         ("unit", Walk::new()),
         ("diagonal", Walk::diagonal()),
-        ("weighted", weighted),
+        ("weighted", weighted.clone()),
     ] {
         group.bench_function(format!("distances_{rule}/1000x1000"), |b| {
             b.iter(|| black_box(distances(&cave, &[centre], &walk)))
@@ -154,6 +154,9 @@ fn bench_toolkit(c: &mut Criterion) {
     let far = farthest_by_board(&cave, centre);
     group.bench_function("path/1000x1000", |b| {
         b.iter(|| black_box(path::path(&cave, centre, far, &Walk::new())))
+    });
+    group.bench_function("path_weighted/1000x1000", |b| {
+        b.iter(|| black_box(path::path(&cave, centre, far, &weighted)))
     });
     group.finish();
 }

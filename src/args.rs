@@ -42,7 +42,16 @@ impl fmt::Display for Arg<'_> {
             // integers do (its numbers are all floats): `2^62` reads the
             // same on both interpreters, and -0.0 as 0.
             Arg::Float(x) if Arg::Float(x).integer().is_some() => write!(f, "{}", x as i64),
-            Arg::Float(x) => write!(f, "{x}"),
+            // Huge or tiny ones in exponent form, so that no message holds
+            // hundreds of digits (1e308 has 309).
+            Arg::Float(x) => {
+                let plain = x.to_string();
+                if plain.len() <= 40 {
+                    f.write_str(&plain)
+                } else {
+                    write!(f, "{x:e}")
+                }
+            }
             Arg::Str(s) => write!(f, "string {}", quoted(s)),
             Arg::Bool(_) => f.write_str("boolean"),
             Arg::Other(type_name) => f.write_str(type_name),
@@ -166,6 +175,14 @@ mod tests {
         assert_eq!(Arg::Float(4.5).to_string(), "4.5");
         // Past i64 both interpreters pass a float: shortest round-trip digits.
         assert_eq!(Arg::Float(2f64.powi(63)).to_string(), "9223372036854776000");
+        // Past 40 bytes, in exponent form.
+        assert_eq!(Arg::Float(1e308).to_string(), "1e308");
+        assert_eq!(Arg::Float(-1.5e300).to_string(), "-1.5e300");
+        assert_eq!(Arg::Float(1e-300).to_string(), "1e-300");
+        assert_eq!(
+            Arg::Float(1.5e30).to_string(),
+            "1500000000000000000000000000000"
+        );
     }
 
     #[test]

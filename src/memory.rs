@@ -52,28 +52,55 @@ pub fn bound_new_map(cells: usize) -> usize {
     cells + FIXED
 }
 
-/// `render`: the map's copy and its text.
-pub fn bound_render(cells: usize, height: usize) -> usize {
-    2 * cells + height + FIXED
+/// `render`: the map's copy and its text (a newline a row).
+pub fn bound_render((width, height): (usize, usize)) -> usize {
+    2 * width * height + height + FIXED
 }
 
-/// `reachable` (`reach::check`), the map's copy included (measured: 7).
-pub fn bound_reach(cells: usize) -> usize {
-    16 * cells + FIXED
+/// The cells of a `width` x `height` map with a ring of cells around it:
+/// the toolkit's searches pad their copy so that no step needs a bounds test.
+fn padded((width, height): (usize, usize)) -> usize {
+    (width + 2) * (height + 2)
 }
 
-/// `fov` over a window of `cells` cells, the window's copy included
-/// (measured: 1 besides the copy).
+/// `reachable`: the map's copy, the flood's marks (a byte a padded cell)
+/// and its queue (a `u32` an open cell).
+pub fn bound_reach(size: (usize, usize)) -> usize {
+    let cells = size.0 * size.1;
+    cells + padded(size) + 4 * (cells + 2) + FIXED
+}
+
+/// `fov` over a window of `cells` cells: its copy, the visible flags, and
+/// on LuaJIT the flags as bytes (measured: 2 besides the copy).
 pub fn bound_fov(cells: usize) -> usize {
     4 * cells + FIXED
 }
 
-/// `distances` from `sources` sources, the map's copy included (measured: 14).
-pub fn bound_distances(cells: usize, sources: usize) -> usize {
-    32 * cells + 16 * sources + FIXED
+/// The board's search (`toolkit/board.rs`) from `sources` sources: its
+/// cells (a `u32` each, padded), and either the breadth-first queue (a
+/// `u32` an open cell or source) or, with costs, a `u64` distance and two
+/// `u32` links a padded cell.
+fn bound_search(size: (usize, usize), sources: usize, weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    let search = if weighted {
+        16 * padded(size)
+    } else {
+        4 * (cells + sources + 1)
+    };
+    4 * padded(size) + search
 }
 
-/// `path`, the map's copy included (measured: 18 with costs).
-pub fn bound_path(cells: usize) -> usize {
-    40 * cells + FIXED
+/// `distances` from `sources` sources: the map's copy, the search, the
+/// sources as read and as board indices (24 bytes each), the distances (a
+/// `u64` a cell) and, on LuaJIT, the same again as bytes.
+pub fn bound_distances(size: (usize, usize), sources: usize, weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    cells + bound_search(size, sources, weighted) + 24 * sources + 16 * cells + FIXED
+}
+
+/// `path`: the map's copy, the search from the goal, and the path (a
+/// position, 16 bytes, for each of at most every cell).
+pub fn bound_path(size: (usize, usize), weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    cells + bound_search(size, 1, weighted) + 16 * cells + FIXED
 }

@@ -9,6 +9,7 @@ mod counting;
 use counting::peak_of;
 use map::args::Arg;
 use map::generators::LIST;
+use map::grid::{Grid, Pos};
 use map::level::json;
 use map::level::{self, generate, Params};
 use map::memory;
@@ -51,59 +52,107 @@ fn generation_stays_within_its_bound() {
     }
 }
 
-#[test]
-fn the_toolkit_stays_within_its_bound() {
+/// The maps the toolkit is measured on: generated caves of every shape,
+/// and all-floor corridors one to three cells wide (the padded board
+/// holds three cells per cell of a one-wide map, and every cell is
+/// walked), each with two far-apart cells.
+fn toolkit_maps() -> Vec<(String, Grid, Pos, Pos)> {
+    let mut maps = Vec::new();
     for (w, h) in SHAPES {
         let params = Params {
             algorithm: Arg::Str(b"cave"),
             ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(5))
         };
         let level = generate(&params).unwrap();
-        let (grid, from, to) = (&level.grid, level.player, level.stairs);
-        let cells = (w * h) as usize;
-        let opaque = map::grid::byte_set(b"#");
-        let walk = board::Walk::new();
-        let diagonal = board::Walk {
-            diagonal: true,
-            cost: Some(Box::new([2; 256])),
-            ..board::Walk::new()
-        };
-        type Check<'a> = (&'a str, usize, Box<dyn Fn() + 'a>);
-        let checks: [Check; 5] = [
-            (
-                "reach",
-                memory::bound_reach(cells),
-                Box::new(|| drop(reach::check(grid))),
-            ),
-            (
-                "fov",
-                memory::bound_fov(cells),
-                Box::new(|| drop(fov::visible(grid, from, None, &opaque))),
-            ),
-            (
-                "distances",
-                memory::bound_distances(cells, 1),
-                Box::new(|| drop(distances::distances(grid, &[from], &walk))),
-            ),
-            (
-                "path",
-                memory::bound_path(cells),
-                Box::new(|| drop(path::path(grid, from, to, &walk))),
-            ),
-            (
-                "weighted path",
-                memory::bound_path(cells),
-                Box::new(|| drop(path::path(grid, from, to, &diagonal))),
-            ),
-        ];
-        for (name, bound, call) in checks {
-            let ((), peak) = peak_of(call);
+        let name = format!("cave {w}x{h}");
+        maps.push((name, level.grid, level.player, level.stairs));
+    }
+    for (w, h) in [(1, 200_000), (200_000, 1), (3, 60_000), (60_000, 2)] {
+        let far = Pos { x: w, y: h };
+        let name = format!("floor {w}x{h}");
+        maps.push((name, Grid::new(w, h, b'.'), Pos { x: 1, y: 1 }, far));
+    }
+    maps
+}
+
+/// Each toolkit call as the binding makes it, holding what the binding
+/// holds at once: the map's copy, the sources as read, the result and,
+/// for LuaJIT's route, the result again as bytes.
+#[test]
+fn the_toolkit_stays_within_its_bound() {
+    let opaque = map::grid::byte_set(b"#");
+    let unit = board::Walk::new();
+    let weighted = board::Walk {
+        diagonal: true,
+        cost: Some(Box::new([2; 256])),
+        ..board::Walk::new()
+    };
+    for (name, grid, from, to) in toolkit_maps() {
+        let size = (grid.width(), grid.height());
+        let cells = size.0 * size.1;
+        let mut checks: Vec<(String, usize, usize)> = Vec::new();
+        let (_, peak) = peak_of(|| reach::check(&grid.clone()));
+        checks.push(("reach".into(), peak, memory::bound_reach(size)));
+        let (_, peak) = peak_of(|| {
+            let copy = grid.clone();
+            let seen = fov::visible(&copy, from, None, &opaque);
+            let bytes: Vec<u8> = seen.iter().map(|&v| u8::from(v)).collect();
+            (seen, bytes)
+        });
+        checks.push(("fov".into(), peak, memory::bound_fov(cells)));
+        for (rule, walk) in [("unit", &unit), ("weighted", &weighted)] {
+            let is_weighted = walk.cost.is_some();
+            let (_, peak) = peak_of(|| {
+                let copy = grid.clone();
+                let sources = vec![from];
+                let d = distances::distances(&copy, &sources, walk);
+                let bytes: Vec<u8> = d.iter().flat_map(|&v| (v as f64).to_ne_bytes()).collect();
+                (sources, d, bytes)
+            });
+            let bound = memory::bound_distances(size, 1, is_weighted);
+            checks.push((format!("distances, {rule}"), peak, bound));
+            let (_, peak) = peak_of(|| path::path(&grid.clone(), from, to, walk));
+            checks.push((
+                format!("path, {rule}"),
+                peak,
+                memory::bound_path(size, is_weighted),
+            ));
+        }
+        for (call, peak, bound) in checks {
             println!(
-                "{name} {w}x{h}: {:.1} B/cell, bound {:.1}",
+                "{call} on {name}: {:.1} B/cell, bound {:.1}",
                 peak as f64 / cells as f64,
                 bound as f64 / cells as f64
             );
-            assert!(peak <= bound, "{name} {w}x{h}: {peak} > {bound}");
+            assert!(peak <= bound, "{call} on {name}: {peak} > {bound}");
+        }
+    }
+}
+
+/// Sources by the million, on a one-cell map and on an open room: each is
+/// counted in the bound (before any is read), and the search holds each
+/// cell once however many sources stand on it.
+#[test]
+fn many_sources_stay_within_the_bound() {
+    let weighted = board::Walk {
+        cost: Some(Box::new([1; 256])),
+        ..board::Walk::new()
+    };
+    for (w, h) in [(1, 1), (100, 100)] {
+        let grid = Grid::new(w, h, b'.');
+        let count = 1_000_000;
+        for walk in [board::Walk::new(), weighted.clone()] {
+            let (_, peak) = peak_of(|| {
+                let copy = grid.clone();
+                let sources: Vec<Pos> = (0..count).map(|i| grid.pos(i % (w * h))).collect();
+                distances::distances(&copy, &sources, &walk)
+            });
+            let bound = memory::bound_distances((w, h), count, walk.cost.is_some());
+            println!(
+                "{count} sources on {w}x{h}, weighted {}: {peak} bytes, bound {bound}",
+                walk.cost.is_some()
+            );
+            assert!(peak <= bound, "{w}x{h}: {peak} > {bound}");
         }
     }
 }

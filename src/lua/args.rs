@@ -3,7 +3,7 @@
 
 use std::ffi::c_int;
 
-use super::read::{Args, Key};
+use super::read::{Args, Field, Key};
 use crate::args::{int_in, quoted, size, Arg, MAX_CELLS};
 use crate::generators::Generator;
 use crate::grid::{byte_set, ByteSet, Grid, Pos};
@@ -18,12 +18,12 @@ pub fn new_map(args: &Args) -> Result<(usize, usize), String> {
 }
 
 /// A function's one argument, a whole map, copied into a grid once
-/// `bound(cells, height)` bytes were found free.
-pub fn whole_map(args: &Args, bound: fn(usize, usize) -> usize) -> Result<Grid, String> {
+/// `bound((width, height))` bytes were found free.
+pub fn whole_map(args: &Args, bound: fn((usize, usize)) -> usize) -> Result<Grid, String> {
     args.at_most(1)?;
-    let (width, height) = args.map_size(1)?;
-    memory::check(bound(width * height, height))?;
-    args.grid(1, (width, height))
+    let size = args.map_size(1)?;
+    memory::check(bound(size))?;
+    args.grid(1, size)
 }
 
 /// The level asked for by `(width, height [, seed])` or `{options}`.
@@ -116,9 +116,15 @@ pub(super) fn opaque(args: &Args, index: c_int) -> Result<ByteSet, String> {
 pub fn distances(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
     args.at_most(3)?;
     let (width, height) = args.map_size(1)?;
-    let sources = sources(args, 2, width, height)?;
+    let shape = sources_shape(args, 2)?;
     let walk = walk(args, 3)?;
-    memory::check(memory::bound_distances(width * height, sources.len()))?;
+    let weighted = walk.cost.is_some();
+    memory::check(memory::bound_distances(
+        (width, height),
+        shape.count(),
+        weighted,
+    ))?;
+    let sources = sources(args, 2, shape, width, height)?;
     Ok((args.grid(1, (width, height))?, sources, walk))
 }
 
@@ -129,7 +135,7 @@ pub fn path(args: &Args) -> Result<(Grid, Pos, Pos, Walk), String> {
     let from = position(args.get(2), args.get(3), ("x1", "y1"), w, h)?;
     let to = position(args.get(4), args.get(5), ("x2", "y2"), w, h)?;
     let walk = walk(args, 6)?;
-    memory::check(memory::bound_path(w * h))?;
+    memory::check(memory::bound_path((w, h), walk.cost.is_some()))?;
     Ok((args.grid(1, (w, h))?, from, to, walk))
 }
 
@@ -146,36 +152,68 @@ pub(super) fn position(
     Ok(Pos { x, y })
 }
 
-/// One position `{x=, y=}` or a non-empty array of them.
-pub(super) fn sources(
-    args: &Args,
-    index: c_int,
-    width: usize,
-    height: usize,
-) -> Result<Vec<Pos>, String> {
+/// What a `sources` argument holds: one position, or an array of them.
+#[derive(Clone, Copy)]
+pub(super) enum Sources {
+    One,
+    Array(usize),
+}
+
+impl Sources {
+    pub(super) fn count(self) -> usize {
+        match self {
+            Sources::One => 1,
+            Sources::Array(n) => n,
+        }
+    }
+}
+
+/// The shape of the `sources` at `index`: one position `{x=, y=}` or a
+/// non-empty array of them, counted before any is read.
+pub(super) fn sources_shape(args: &Args, index: c_int) -> Result<Sources, String> {
     const WHAT: &str = "sources must be a position {x=, y=} or a non-empty array of them";
     if !args.is_table(index) {
         return Err(format!("{WHAT}, got {}", type_of(args.get(index))));
     }
-    let single = args.with_field(index, Key::Name("x"), |a, i| a.at(i) != Arg::Missing)
-        || args.with_field(index, Key::Name("y"), |a, i| a.at(i) != Arg::Missing);
-    if single {
-        return Ok(vec![field_position(args, index, "sources", width, height)?]);
+    let has = |field| args.with_field(index, Key::Field(field), |a, i| a.at(i)) != Arg::Missing;
+    if has(Field::X) || has(Field::Y) {
+        return Ok(Sources::One);
     }
-    let count = args.raw_len(index);
-    if count == 0 {
-        return Err(format!("{WHAT}, got an empty table"));
+    match args.raw_len(index) {
+        0 => Err(format!("{WHAT}, got an empty table")),
+        n if n > MAX_CELLS => Err(format!("sources has more than {MAX_CELLS} positions")),
+        n => Ok(Sources::Array(n)),
     }
-    if count > MAX_CELLS {
-        return Err(format!("sources has more than {} positions", MAX_CELLS));
-    }
+}
+
+/// The positions of the `sources` at `index`, of the shape `shape`.
+pub(super) fn sources(
+    args: &Args,
+    index: c_int,
+    shape: Sources,
+    width: usize,
+    height: usize,
+) -> Result<Vec<Pos>, String> {
+    let count = match shape {
+        Sources::One => {
+            return Ok(vec![field_position(
+                args,
+                index,
+                &|| "sources".into(),
+                width,
+                height,
+            )?])
+        }
+        Sources::Array(n) => n,
+    };
     (1..=count)
         .map(|i| {
             args.with_field(index, Key::Index(i), |a, top| {
-                let name = format!("sources[{i}]");
+                let name = || format!("sources[{i}]");
                 if !a.is_table(top) {
                     return Err(format!(
-                        "{name} must be a position {{x=, y=}}, got {}",
+                        "{} must be a position {{x=, y=}}, got {}",
+                        name(),
                         type_of(a.at(top))
                     ));
                 }
@@ -185,21 +223,30 @@ pub(super) fn sources(
         .collect()
 }
 
-/// The position in the fields `x` and `y` of the table at `index`.
+/// The position in the fields `x` and `y` of the table at `index`, called
+/// `name()` in messages.
 fn field_position(
     args: &Args,
     index: c_int,
-    name: &str,
+    name: &dyn Fn() -> String,
     width: usize,
     height: usize,
 ) -> Result<Pos, String> {
-    let coordinate = |key: &str, max: usize| {
-        args.with_field(index, Key::Name(key), |a, i| {
-            int_in(&format!("{name}.{key}"), a.at(i), 1, max as i64)
-        })
+    let coordinate = |field: Field, max: usize| {
+        let value = args.with_field(index, Key::Field(field), |a, i| a.at(i));
+        match value.integer() {
+            Some(v) if (1..=max as i64).contains(&v) => Ok(v as usize),
+            _ => int_in(
+                &format!("{}.{}", name(), field.name()),
+                value,
+                1,
+                max as i64,
+            )
+            .map(|v| v as usize),
+        }
     };
-    let x = coordinate("x", width)? as usize;
-    let y = coordinate("y", height)? as usize;
+    let x = coordinate(Field::X, width)?;
+    let y = coordinate(Field::Y, height)?;
     Ok(Pos { x, y })
 }
 
@@ -230,7 +277,7 @@ pub(super) fn walk(args: &Args, index: c_int) -> Result<Walk, String> {
                 type_of(value)
             ));
         }
-        let costs = args.with_field(index, Key::Name("cost"), cost_table)?;
+        let costs = args.with_field(index, Key::Field(Field::Cost), cost_table)?;
         walk.cost = Some(Box::new(costs));
     }
     Ok(walk)

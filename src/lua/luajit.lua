@@ -1,33 +1,39 @@
--- The LuaJIT flavour's table work, in Lua (loaded by `open` in src/lua/mod.rs
--- when built with the feature `luajit`; Lua 5.4 does not use this file).
+-- The LuaJIT route: tables of rows built and read in Lua (loaded by
+-- `luajit::wrap` in src/lua/luajit.rs; Lua 5.4 does not use this file).
 --
 -- On LuaJIT, a JIT-compiled Lua loop fills or reads a table of rows several
--- times faster than the C API does one cell at a time (bench/RESULTS.md,
--- finding 2). So `new_map`, `generate`, `render`, `reachable`, `fov` and
--- `distances` are wrapped here: Rust makes the level and hands over its cells
--- as one string; the rows are split and read back in Lua; Rust checks
--- reachability, scans sight and walks distances on one string, and hands
--- back one string that Lua turns into rows.
+-- times faster than the C API does one cell at a time (docs/performance.md).
+-- So `new_map`, `generate`, `render`, `reachable`, `fov` and `distances` are
+-- wrapped here: Rust makes the level and hands over its cells as one string;
+-- the rows are split and read back in Lua; Rust checks reachability, scans
+-- sight and walks distances on one string, and hands back one string that
+-- Lua turns into rows.
 --
--- The results and the error messages must be exactly those of the C API
--- functions (src/lua/stack.rs). The wrappers reach that by construction: they
--- take the Lua route only for input that they have fully checked to be valid,
--- and hand anything else (wrong argument count, bad sizes, a bad map, a map
--- over MAX_CELLS) to the C function, which raises its own message. So no
--- error is ever raised here, and every error stays a plain string.
+-- The results and the error messages must be exactly those of the C
+-- functions (src/lua/read.rs, push.rs). The wrappers reach that by
+-- construction: they take the Lua route only for input that they have
+-- fully checked to be valid, and hand anything else (wrong argument count,
+-- bad sizes, a bad map, a map with a hole, a map over MAX_CELLS) to the C
+-- function, which raises its own message. Running out of memory or stack
+-- while building a result is reported as the C functions report it.
 --
--- Reads are raw, as in Rust: `rawget`, and `#`, which LuaJIT computes as
--- lua_objlen does unless it was built with LUAJIT_ENABLE_LUA52COMPAT (as
--- OpenResty builds it). There `#` calls __len, so a map or row with a
--- metatable goes to the C function.
+-- No user code may run inside a call: reads are raw (`rawget`, and `#`,
+-- which LuaJIT computes as lua_objlen does unless it was built with
+-- LUAJIT_ENABLE_LUA52COMPAT, as OpenResty builds it: there `#` calls __len,
+-- so a map or row with a metatable goes to the C function); user values are
+-- compared with `rawequal` and looked at with `type` (a cdata may define
+-- `__eq`, and a NULL pointer equals nil); the loops that read a map
+-- allocate nothing, so no finalizer can run while they read, and the map's
+-- size is checked again after the one allocation before them.
 --
--- Called once by `open` with the module table (holding the C functions) and
--- the helpers only this file sees; replaces six functions of `map`.
+-- Called once with the module table (holding the C functions) and the
+-- helpers only this file sees; replaces six functions of `map`.
 
 local map, helpers = ...
 
-local type, select, rawget, getmetatable = type, select, rawget, getmetatable
-local byte, char = string.byte, string.char
+local type, select, rawget, rawequal, getmetatable, next, pcall, error =
+  type, select, rawget, rawequal, getmetatable, next, pcall, error
+local byte, char, find, sub = string.byte, string.char, string.find, string.sub
 local new_tab = require("table.new")
 
 local c_new_map, c_render, c_reachable = map.new_map, map.render, map.reachable
@@ -35,8 +41,8 @@ local c_fov, c_distances = map.fov, map.distances
 local min, max = math.min, math.max
 -- (...) -> cells (row-major, one string), width, height, seed, algorithm,
 -- and {player x, y, stairs x, y, #rooms, x, y, w, h per room, #doors, x, y
--- per door, #items, x, y,
--- kind byte per item}; raises generate's errors as "map.generate: ...".
+-- per door, #items, x, y, kind byte per item}; raises generate's errors as
+-- "map.generate: ...".
 local generate_parts = helpers.generate_parts
 -- (cells, width) -> true, or false and the message, as map.reachable.
 local reach_cells = helpers.reach_cells
@@ -51,9 +57,45 @@ local MAX_CELLS = map.MAX_CELLS
 -- Does `#` call __len? Only with LUAJIT_ENABLE_LUA52COMPAT.
 local LEN_MM = #setmetatable({}, { __len = function() return 1 end }) ~= 0
 
+-- Whether `#t` may run a metamethod. `getmetatable` itself runs none; a
+-- `__metatable` field that is false or a NULL cdata counts as one.
+local function len_is_user_code(t)
+  return LEN_MM and not rawequal(getmetatable(t), nil)
+end
+
+-- Whether the table `t`, of raw length `n`, holds a positive integer key
+-- past `n`: a hole, at which Lua 5.4 and LuaJIT may see different lengths.
+-- Rows and maps hold no other integer keys, so this looks at the few other
+-- fields only.
+local function has_key_beyond(t, n)
+  local k = next(t, n > 0 and n or nil)
+  while not rawequal(k, nil) do
+    if type(k) == "number" and k > n and k % 1 == 0 then return true end
+    k = next(t, k)
+  end
+  return false
+end
+
 -- The 256 one-byte strings, by byte (all in the array part, 0 included).
 local CH = new_tab(255, 0)
 for b = 0, 255 do CH[b] = char(b) end
+
+-- The value of a call made with pcall, or its error raised again: the
+-- module's own messages as they are, and running out of memory or stack
+-- while building a result as the C functions report it (push_protected in
+-- src/lua/mod.rs).
+local function returned(name, ok, ...)
+  if ok then return ... end
+  local err = ...
+  if type(err) == "string" and sub(err, 1, #name + 1) ~= name .. ":" then
+    if err == "not enough memory" then
+      error(name .. ": not enough memory for the result", 0)
+    elseif find(err, "stack overflow", 1, true) then
+      error(name .. ": stack overflow", 0)
+    end
+  end
+  error(err, 0)
+end
 
 -- Rows of `w` cells from `cells`, into `m[1..h]`.
 local function split(m, cells, w, h)
@@ -72,35 +114,41 @@ end
 local has_ffi, ffi = pcall(require, "ffi")
 local new_bytes = has_ffi and ffi.typeof("uint8_t[?]")
 
--- The map's height and width, or nil unless it has rows and row 1 is a
--- table of cells within MAX_CELLS (the checks of read_size in stack.rs).
+-- The map's height and width, or nil unless it has rows, row 1 is a table
+-- of cells within MAX_CELLS and neither has a hole (the checks of
+-- read_size in src/lua/read.rs).
 local function size(m)
-  if type(m) ~= "table" or (LEN_MM and getmetatable(m) ~= nil) then return nil end
+  if type(m) ~= "table" or len_is_user_code(m) then return nil end
   local h = #m
-  if h == 0 then return nil end
+  if h == 0 or has_key_beyond(m, h) then return nil end
   local first = rawget(m, 1)
-  if type(first) ~= "table" or (LEN_MM and getmetatable(first) ~= nil) then return nil end
+  if type(first) ~= "table" or len_is_user_code(first) then return nil end
   local w = #first
   -- Rows may alias one table: bound the size before reading it.
-  if w == 0 or w * h > MAX_CELLS then return nil end
+  if w == 0 or w * h > MAX_CELLS or has_key_beyond(first, w) then return nil end
   return h, w
 end
 
--- The cells of the ww x wh window at (x0, y0) of the map m of width w, as
--- one string, rows ended by "\n" if `newlines` (the last one without); nil
--- unless every row of the window is a table of w cells and its cells in the
--- window one-byte strings (then the C function reports what is wrong): the
--- checks of read_window / read_row in src/lua/stack.rs. Nothing in the loop
--- allocates, so no other Lua code (a finalizer) can run while it reads.
-local function read_window(m, x0, y0, ww, wh, w, newlines)
+-- The cells of the ww x wh window at (x0, y0) of the map m, of h rows of
+-- w cells, as one string, rows ended by "\n" if `newlines` (the last one
+-- without); nil unless the map is still that size and every row of the
+-- window is a table of w cells without a hole, its cells in the window
+-- one-byte strings (then the C function reports what is wrong): the checks
+-- of read_window / read_row in src/lua/read.rs.
+local function read_window(m, x0, y0, ww, wh, h, w, newlines)
   local size_ = newlines and (ww + 1) * wh or ww * wh
   local buf = new_bytes(size_)
+  -- A finalizer may have run while `buf` was allocated.
+  local h_now, w_now = size(m)
+  if h_now ~= h or w_now ~= w then return nil end
   -- Row y's cells go to buf[k + 1 .. k + ww]: at most size - 1, as the
   -- loop runs exactly ww times whatever the row holds.
   local k, dx = -1, x0 - 1
   for y = y0, y0 + wh - 1 do
     local row = rawget(m, y)
-    if type(row) ~= "table" or (LEN_MM and getmetatable(row) ~= nil) or #row ~= w then return nil end
+    if type(row) ~= "table" or len_is_user_code(row) or #row ~= w or has_key_beyond(row, w) then
+      return nil
+    end
     for x = 1, ww do
       local c = rawget(row, dx + x)
       if type(c) ~= "string" or #c ~= 1 then return nil end
@@ -119,21 +167,25 @@ end
 local function read(m, newlines)
   local h, w = size(m)
   if not h then return nil end
-  local cells = read_window(m, 1, 1, w, h, w, newlines)
+  local cells = read_window(m, 1, 1, w, h, h, w, newlines)
   if cells then return cells, w end
+end
+
+local function new_map(w, h)
+  local m = new_tab(h, 0)
+  for y = 1, h do
+    local row = new_tab(w, 0)
+    for x = 1, w do row[x] = "#" end
+    m[y] = row
+  end
+  return m
 end
 
 function map.new_map(...)
   local w, h = ...
   if select("#", ...) == 2 and type(w) == "number" and type(h) == "number"
       and w >= 1 and h >= 1 and w % 1 == 0 and h % 1 == 0 and w * h <= MAX_CELLS then
-    local m = new_tab(h, 0)
-    for y = 1, h do
-      local row = new_tab(w, 0)
-      for x = 1, w do row[x] = "#" end
-      m[y] = row
-    end
-    return m
+    return returned("map.new_map", pcall(new_map, w, h))
   end
   return c_new_map(...)
 end
@@ -141,15 +193,16 @@ end
 if has_ffi then
   function map.render(...)
     if select("#", ...) == 1 then
-      local text = read((...), true)
-      if text then return text end
+      local ok, text = pcall(read, (...), true)
+      if not ok or text then return returned("map.render", ok, text) end
     end
     return c_render(...)
   end
 
   function map.reachable(...)
     if select("#", ...) == 1 then
-      local cells, w = read((...), false)
+      local ok, cells, w = pcall(read, (...), false)
+      if not ok then return returned("map.reachable", ok, cells) end
       if cells then return reach_cells(cells, w) end
     end
     return c_reachable(...)
@@ -161,72 +214,92 @@ if has_ffi then
     return type(v) == "number" and v % 1 == 0 and v >= lo and v <= hi
   end
 
-  -- fov reads only the window within the radius, as the C function does.
+  -- The rows of `fov`'s result: row y holds true at the visible columns.
+  local function visible_rows(seen, h, x0, y0, ww, wh)
+    local p = ffi.cast(bytes, seen)
+    local vis = new_tab(h, 0)
+    for row = 1, y0 - 1 do vis[row] = {} end
+    local k, dx = -1, x0 - 1
+    for row = y0, y0 + wh - 1 do
+      local count = 0
+      for c = 1, ww do count = count + p[k + c] end
+      local r = new_tab(0, count)
+      if count > 0 then
+        for c = 1, ww do
+          if p[k + c] == 1 then r[dx + c] = true end
+        end
+      end
+      vis[row] = r
+      k = k + ww
+    end
+    for row = y0 + wh, h do vis[row] = {} end
+    return vis
+  end
+
+  -- fov reads only the window within the radius, as the C function does;
+  -- nil where the C function is to answer.
+  local function fov(m, x, y, radius, options)
+    local h, w = size(m)
+    if not (h and is_integer(x, 1, w) and is_integer(y, 1, h)
+        and (rawequal(radius, nil) or is_integer(radius, 0, MAX_CELLS))) then
+      return nil
+    end
+    local reach = min(radius or w + h, w + h)
+    local x0, y0 = max(1, x - reach), max(1, y - reach)
+    local ww, wh = min(w, x + reach) - x0 + 1, min(h, y + reach) - y0 + 1
+    local cells = read_window(m, x0, y0, ww, wh, h, w, false)
+    if not cells then return nil end
+    local seen = fov_cells(cells, ww, x - x0 + 1, y - y0 + 1, radius, options)
+    return visible_rows(seen, h, x0, y0, ww, wh)
+  end
+
   function map.fov(...)
     local n = select("#", ...)
-    local m, x, y, radius = ...
-    local h, w = size(m)
-    if n >= 3 and n <= 5 and h and is_integer(x, 1, w) and is_integer(y, 1, h)
-        and (radius == nil or is_integer(radius, 0, MAX_CELLS)) then
-      local reach = min(radius or w + h, w + h)
-      local x0, y0 = max(1, x - reach), max(1, y - reach)
-      local ww, wh = min(w, x + reach) - x0 + 1, min(h, y + reach) - y0 + 1
-      local cells = read_window(m, x0, y0, ww, wh, w, false)
-      if cells then
-        local seen = fov_cells(cells, ww, x - x0 + 1, y - y0 + 1, radius, (select(5, ...)))
-        local p = ffi.cast(bytes, seen)
-        local vis = new_tab(h, 0)
-        for row = 1, y0 - 1 do vis[row] = {} end
-        local k, dx = -1, x0 - 1
-        for row = y0, y0 + wh - 1 do
-          local count = 0
-          for c = 1, ww do count = count + p[k + c] end
-          local r = new_tab(0, count)
-          if count > 0 then
-            for c = 1, ww do
-              if p[k + c] == 1 then r[dx + c] = true end
-            end
-          end
-          vis[row] = r
-          k = k + ww
-        end
-        for row = y0 + wh, h do vis[row] = {} end
-        return vis
-      end
+    if n >= 3 and n <= 5 then
+      local ok, vis = pcall(fov, ...)
+      if not ok or vis then return returned("map.fov", ok, vis) end
     end
     return c_fov(...)
   end
 
+  -- The rows of `distances`' result from one double per cell.
+  local function distance_rows(raw, w, h)
+    local d = ffi.cast(doubles, raw)
+    local out = new_tab(h, 0)
+    local k = -1
+    for y = 1, h do
+      local row = new_tab(w, 0)
+      for x = 1, w do
+        local v = d[k + x]
+        if v >= 0 then row[x] = v else row[x] = false end
+      end
+      out[y] = row
+      k = k + w
+    end
+    return out
+  end
+
+  -- nil where the C function is to answer.
+  local function distances(m, sources, options)
+    local cells, w = read(m, false)
+    if not cells then return nil end
+    local raw = distances_cells(cells, w, sources, options)
+    return distance_rows(raw, w, #cells / w)
+  end
 
   function map.distances(...)
     local n = select("#", ...)
     if n >= 2 and n <= 3 then
-      local cells, w = read((...), false)
-      if cells then
-        local raw = distances_cells(cells, w, select(2, ...))
-        local d = ffi.cast(doubles, raw)
-        local h = #cells / w
-        local out = new_tab(h, 0)
-        local k = -1
-        for y = 1, h do
-          local row = new_tab(w, 0)
-          for x = 1, w do
-            local v = d[k + x]
-            if v >= 0 then row[x] = v else row[x] = false end
-          end
-          out[y] = row
-          k = k + w
-        end
-        return out
-      end
+      local ok, out = pcall(distances, ...)
+      if not ok or out then return returned("map.distances", ok, out) end
     end
     return c_distances(...)
   end
 end
 
-function map.generate(...)
-  local cells, w, h, seed, algorithm, f = generate_parts(...)
-  -- Built in the order and with the sizes of push_level in src/lua/stack.rs.
+-- generate's level, built in the order and with the sizes of push_level in
+-- src/lua/push.rs.
+local function level(cells, w, h, seed, algorithm, f)
   local m = new_tab(h, 8)
   split(m, cells, w, h)
   m.width = w
@@ -260,4 +333,8 @@ function map.generate(...)
   end
   m.items = items
   return m
+end
+
+function map.generate(...)
+  return returned("map.generate", pcall(level, generate_parts(...)))
 end

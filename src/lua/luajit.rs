@@ -12,10 +12,10 @@ use std::ffi::c_int;
 use mlua::ffi::{self, lua_State};
 use mlua::{Lua, Table};
 
-use super::args::{opaque, position, radius, sources, walk};
+use super::args::{opaque, position, radius, sources, sources_shape, walk};
 use super::push::push_bytes;
 use super::read::Args;
-use super::{call, Reply};
+use super::{call, Reply, Upvalues};
 use crate::args::{Arg, MAX_CELLS};
 use crate::grid::{ByteSet, Grid, Pos};
 use crate::level::Level;
@@ -34,12 +34,9 @@ const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
 
 /// Runs `luajit.lua` with the module table and the helpers; it replaces
 /// the functions it wraps.
-pub fn wrap(lua: &Lua, module: &Table) -> mlua::Result<()> {
+pub fn wrap(lua: &Lua, module: &Table, upvalues: &Upvalues) -> mlua::Result<()> {
     let helpers = lua.create_table()?;
-    for &(name, function) in HELPERS {
-        // SAFETY: each follows the stack discipline of mod.rs.
-        helpers.set(name, unsafe { lua.create_c_function(function)? })?;
-    }
+    upvalues.register(lua, &helpers, HELPERS)?;
     lua.load(include_str!("luajit.lua"))
         .set_name("=map/luajit.lua")
         .call((module, helpers))
@@ -58,7 +55,7 @@ unsafe extern "C-unwind" fn generate_parts(state: *mut lua_State) -> c_int {
 unsafe extern "C-unwind" fn reach_cells(state: *mut lua_State) -> c_int {
     call(state, "map.reachable", |args| {
         let cells = Cells::of(args)?;
-        memory::check(memory::bound_reach(cells.bytes.len()))?;
+        memory::check(memory::bound_reach((cells.width, cells.height())))?;
         Ok(Reply::Verdict(
             reach::check(&cells.grid()).map_err(|e| e.to_string()),
         ))
@@ -107,9 +104,16 @@ fn fov_args(args: &Args) -> Result<(Grid, Pos, Option<usize>, ByteSet), String> 
 /// checked, as `(cells, width, sources, options)`.
 fn distances_args(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
     let cells = Cells::of(args)?;
-    let sources = sources(args, 3, cells.width, cells.height())?;
+    let (width, height) = (cells.width, cells.height());
+    let shape = sources_shape(args, 3)?;
     let walk = walk(args, 4)?;
-    memory::check(memory::bound_distances(cells.bytes.len(), sources.len()))?;
+    let weighted = walk.cost.is_some();
+    memory::check(memory::bound_distances(
+        (width, height),
+        shape.count(),
+        weighted,
+    ))?;
+    let sources = sources(args, 3, shape, width, height)?;
     Ok((cells.grid(), sources, walk))
 }
 

@@ -20,7 +20,7 @@ mod luajit;
 mod push;
 mod read;
 
-use std::ffi::{c_int, CStr};
+use std::ffi::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use mlua::ffi::{self, lua_State};
@@ -51,21 +51,75 @@ const EXPORTS: &[(&str, ffi::lua_CFunction)] = &[
 
 #[mlua::lua_module(name = "map", skip_memory_check)]
 fn open(lua: &Lua) -> mlua::Result<Table> {
+    silence_panics();
+    let upvalues = Upvalues::new(lua)?;
     let module = lua.create_table()?;
-    for &(name, function) in EXPORTS {
-        // SAFETY: each function follows the stack discipline described above.
-        module.set(name, unsafe { lua.create_c_function(function)? })?;
-    }
-    // SAFETY: as above; `push_protected` calls it through `lua_pcall`.
-    let push = unsafe { lua.create_c_function(push_reply)? };
-    lua.set_named_registry_value(PUSH_REPLY.to_str().expect("ASCII"), push)?;
+    upvalues.register(lua, &module, EXPORTS)?;
     module.set("VERSION", env!("CARGO_PKG_VERSION"))?;
     module.set("MAX_CELLS", MAX_CELLS)?;
     let names = generators::LIST.iter().map(|g| g.name);
     module.set("ALGORITHMS", lua.create_sequence_from(names)?)?;
     #[cfg(feature = "luajit")]
-    luajit::wrap(lua, &module)?;
+    luajit::wrap(lua, &module, &upvalues)?;
     Ok(module)
+}
+
+/// What every exported function holds as its upvalues, made once when the
+/// module opens, so that no call needs to allocate to reach them: the field
+/// names the readers look up (`read::FIELD_NAMES`) and `push_reply`
+/// (`PUSH_REPLY`).
+struct Upvalues(Table, mlua::Function);
+
+/// The upvalue holding `push_reply`.
+const PUSH_REPLY: c_int = ffi::lua_upvalueindex(2);
+
+impl Upvalues {
+    fn new(lua: &Lua) -> mlua::Result<Upvalues> {
+        let names = lua.create_sequence_from(read::Field::ALL.iter().map(|f| f.name()))?;
+        // SAFETY: `push_protected` calls it through `lua_pcall`.
+        let push = unsafe { lua.create_c_function(push_reply)? };
+        Ok(Upvalues(names, push))
+    }
+
+    /// Sets each of `functions` in `table`, as a closure over the upvalues.
+    fn register(
+        &self,
+        lua: &Lua,
+        table: &Table,
+        functions: &[(&str, ffi::lua_CFunction)],
+    ) -> mlua::Result<()> {
+        for &(name, function) in functions {
+            // SAFETY: the two values pushed become the closure's upvalues;
+            // each function follows the stack discipline described above.
+            let closure: mlua::Function = unsafe {
+                lua.exec_raw((self.0.clone(), self.1.clone()), |l| {
+                    ffi::lua_pushcclosure(l, function, 2)
+                })?
+            };
+            table.set(name, closure)?;
+        }
+        Ok(())
+    }
+}
+
+/// A caught panic becomes the Lua error "internal error (please report)"
+/// with its message; the default hook would also print it to the host's
+/// stderr (nginx's error.log). Other panics keep the default hook.
+fn silence_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !CALLING.with(std::cell::Cell::get) {
+                default(info);
+            }
+        }));
+    });
+}
+
+thread_local! {
+    /// Whether this thread is inside `run`, where a panic is caught.
+    static CALLING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// What a function hands back to Lua, by the shape of the Lua value.
@@ -107,7 +161,7 @@ unsafe extern "C-unwind" fn render(state: *mut lua_State) -> c_int {
 
 unsafe extern "C-unwind" fn reachable(state: *mut lua_State) -> c_int {
     call(state, "map.reachable", |args| {
-        let grid = args::whole_map(args, |cells, _| memory::bound_reach(cells))?;
+        let grid = args::whole_map(args, memory::bound_reach)?;
         Ok(Reply::Verdict(
             reach::check(&grid).map_err(|e| e.to_string()),
         ))
@@ -187,17 +241,14 @@ unsafe fn call(
     }
 }
 
-/// The registry key of `push_reply`, stored by `open`.
-const PUSH_REPLY: &CStr = c"map.push_reply";
-
 /// Step 3: pushes `reply` inside `lua_pcall`, so that a Lua error while
 /// building the result (out of memory, no room on the stack) cannot jump
 /// over `reply`: it is dropped here, and then the error is raised with the
-/// function's name. Fetching `push_reply` from the registry and pushing a
-/// light userdata allocate nothing, so nothing before the `pcall` can fail.
+/// function's name. Pushing `push_reply` (an upvalue) and a light userdata
+/// allocate nothing, so nothing before the `pcall` can fail.
 unsafe fn push_protected(state: *mut lua_State, name: &str, reply: Reply) -> c_int {
     let base = ffi::lua_gettop(state);
-    ffi::lua_getfield(state, ffi::LUA_REGISTRYINDEX, PUSH_REPLY.as_ptr());
+    ffi::lua_pushvalue(state, PUSH_REPLY);
     ffi::lua_pushlightuserdata(state, std::ptr::from_ref(&reply).cast_mut().cast());
     let status = ffi::lua_pcall(state, 1, ffi::LUA_MULTRET, 0);
     drop(reply);
@@ -205,10 +256,12 @@ unsafe fn push_protected(state: *mut lua_State, name: &str, reply: Reply) -> c_i
         return ffi::lua_gettop(state) - base;
     }
     // Only `message` may be alive here: `raise` frees it before it jumps.
-    let message = if status == ffi::LUA_ERRMEM {
-        format!("{name}: not enough memory for the result")
-    } else {
-        format!("{name}: {}", read::message(state))
+    // Running out of stack reads the same whichever check met it (and on
+    // either interpreter: see luajit.lua).
+    let message = match (status, read::message(state)) {
+        (ffi::LUA_ERRMEM, _) => format!("{name}: not enough memory for the result"),
+        (_, why) if why.contains("stack overflow") => format!("{name}: stack overflow"),
+        (_, why) => format!("{name}: {why}"),
     };
     ffi::lua_settop(state, base);
     raise(state, message)
@@ -246,7 +299,10 @@ unsafe fn run(
     body: impl FnOnce(&Args) -> Result<Reply, String>,
 ) -> Result<Reply, String> {
     let args = Args::new(state);
-    match catch_unwind(AssertUnwindSafe(|| body(&args))) {
+    CALLING.with(|c| c.set(true));
+    let result = catch_unwind(AssertUnwindSafe(|| body(&args)));
+    CALLING.with(|c| c.set(false));
+    match result {
         Ok(result) => result.map_err(|message| format!("{name}: {message}")),
         Err(panic) => {
             let what = panic

@@ -17,16 +17,22 @@ use crate::grid::{Grid, Pos};
 use crate::level::{Level, ITEMS};
 use crate::toolkit::board::UNREACHED;
 
+/// Makes room for `slots` more values on the stack, or raises "stack
+/// overflow (no room on the Lua stack for the result)".
+unsafe fn make_room(l: *mut lua_State, slots: c_int) {
+    ffi::luaL_checkstack(
+        l,
+        slots,
+        c"no room on the Lua stack for the result".as_ptr(),
+    );
+}
+
 /// Slots a push needs: the result, a row, a scratch value and up to 256
 /// cached cell strings.
 const PUSH_SLOTS: c_int = 260;
 
 pub unsafe fn push_grid(l: *mut lua_State, grid: &Grid) -> c_int {
-    ffi::luaL_checkstack(
-        l,
-        PUSH_SLOTS,
-        c"no room on the Lua stack for the result".as_ptr(),
-    );
+    make_room(l, PUSH_SLOTS);
     push_rows(l, grid, 0);
     1
 }
@@ -57,11 +63,7 @@ unsafe fn push_rows(l: *mut lua_State, grid: &Grid, fields: c_int) {
 }
 
 pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
-    ffi::luaL_checkstack(
-        l,
-        PUSH_SLOTS,
-        c"no room on the Lua stack for the result".as_ptr(),
-    );
+    make_room(l, PUSH_SLOTS);
     push_rows(l, &level.grid, 8);
     let map = ffi::lua_gettop(l);
     set_int(l, map, c"width", level.grid.width() as i64);
@@ -142,7 +144,7 @@ pub unsafe fn push_false_and(l: *mut lua_State, why: &str) -> c_int {
 /// `options` an array of `{name, type, min, max, open_min, default,
 /// default_text, doc}` in the order the algorithm checks them, `items` last.
 pub unsafe fn push_description(l: *mut lua_State, algorithm: &Generator) -> c_int {
-    ffi::luaL_checkstack(l, 8, c"no room on the Lua stack for the result".as_ptr());
+    make_room(l, 8);
     ffi::lua_createtable(l, 0, 5);
     let t = ffi::lua_gettop(l);
     set_str(l, t, c"name", algorithm.name);
@@ -211,7 +213,7 @@ pub unsafe fn push_visible(
     w: usize,
     seen: &[bool],
 ) -> c_int {
-    ffi::luaL_checkstack(l, 4, c"no room on the Lua stack for the result".as_ptr());
+    make_room(l, 4);
     ffi::lua_createtable(l, height as c_int, 0);
     let window_rows = y0..y0 + seen.len() / w;
     for y in 1..=height {
@@ -234,7 +236,7 @@ pub unsafe fn push_visible(
 /// Rows of `width` integers (`map.distances`' table), `false` where
 /// `UNREACHED`.
 pub unsafe fn push_rows_of_integers(l: *mut lua_State, width: usize, dist: &[u64]) -> c_int {
-    ffi::luaL_checkstack(l, 4, c"no room on the Lua stack for the result".as_ptr());
+    make_room(l, 4);
     let height = dist.len() / width;
     ffi::lua_createtable(l, height as c_int, 0);
     for (y, row) in dist.chunks_exact(width).enumerate() {
@@ -254,7 +256,7 @@ pub unsafe fn push_rows_of_integers(l: *mut lua_State, width: usize, dist: &[u64
 
 /// An array of `{x=, y=}` (`map.path`'s).
 pub unsafe fn push_positions(l: *mut lua_State, cells: &[Pos]) -> c_int {
-    ffi::luaL_checkstack(l, 6, c"no room on the Lua stack for the result".as_ptr());
+    make_room(l, 6);
     ffi::lua_createtable(l, cells.len() as c_int, 0);
     for (i, &p) in cells.iter().enumerate() {
         push_pos(l, p, 0);

@@ -1,10 +1,17 @@
 //! Reading from the Lua stack: the arguments, the tables they hold, maps.
 //!
-//! Only raw accessors are used (`lua_rawgeti`, `lua_rawget`, `lua_rawlen`,
-//! `lua_next`, `lua_tolstring` on values already strings): they never run
-//! metamethods, never allocate and never raise. Each read pushes at most two
-//! values and pops them before returning, so it runs inside `catch_unwind`
-//! and stays within the `LUA_MINSTACK` slots Lua guarantees a C function.
+//! No Lua code may run between checking a value and using it: a finalizer
+//! could change a table while it is read, or raise an error across these
+//! frames. Lua runs finalizers only in a collection step, and steps only
+//! when something allocates, so reading allocates nothing: only raw
+//! accessors are used (`lua_rawgeti`, `lua_rawget`, `lua_rawlen`,
+//! `lua_next`, `lua_tolstring` on values already strings), which never run
+//! metamethods, never allocate and never raise, and field names are Lua
+//! strings made once when the module opens (`Field`), so that looking one
+//! up only copies it. Each read pushes at most two values and pops them
+//! before returning, so it stays within the `LUA_MINSTACK` slots Lua
+//! guarantees a C function, and every function that reads a table checks
+//! its type itself.
 
 use std::ffi::{c_int, CStr};
 
@@ -13,6 +20,45 @@ use mlua::ffi::{self, lua_State};
 use crate::args::{Arg, MAX_CELLS};
 use crate::grid::Grid;
 use crate::level::Params;
+
+/// Declares `Field`, the names the readers look up in tables.
+macro_rules! fields {
+    ($($field:ident = $name:literal),* $(,)?) => {
+        /// A field name the readers look up. `open` makes each a Lua string
+        /// once, in an array that every exported function holds as its first
+        /// upvalue, at the position `Field::ALL` gives it.
+        #[derive(Clone, Copy, Debug)]
+        pub enum Field {
+            $($field),*
+        }
+
+        impl Field {
+            pub const ALL: &'static [Field] = &[$(Field::$field),*];
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Field::$field => $name),*
+                }
+            }
+        }
+    };
+}
+
+fields! {
+    X = "x",
+    Y = "y",
+    Cost = "cost",
+}
+
+/// The upvalue of every exported function that holds the field names.
+pub const FIELD_NAMES: c_int = ffi::lua_upvalueindex(1);
+
+/// A table key for `Args::with_field`.
+#[derive(Clone, Copy)]
+pub enum Key {
+    Field(Field),
+    Index(usize),
+}
 
 pub struct Args {
     state: *mut lua_State,
@@ -68,12 +114,15 @@ impl Args {
     }
 
     /// Walks the table at `index` raw, feeding each key and value to `each`;
-    /// stops at the first error. The table must be on the stack.
+    /// stops at the first error. Nothing but a table is walked.
     pub fn each_pair<'a>(
         &'a self,
         index: c_int,
         mut each: impl FnMut(Arg<'a>, Arg<'a>) -> Result<(), String>,
     ) -> Result<(), String> {
+        if !self.is_table(index) {
+            return Err(format!("expected a table, got {}", self.at(index)));
+        }
         unsafe {
             let l = self.state;
             let t = ffi::lua_absindex(l, index);
@@ -94,18 +143,27 @@ impl Args {
     /// Runs `f` with the raw field `key` of the table at `index` pushed on
     /// the stack (its index given to `f`), then pops it. `f` must leave the
     /// stack as it found it; a string read from the field stays valid while
-    /// the table holds it.
-    pub fn with_field<R>(&self, index: c_int, key: Key, f: impl FnOnce(&Args, c_int) -> R) -> R {
+    /// the table holds it. Not a table at `index`: `f` sees nil.
+    pub fn with_field<'a, R>(
+        &'a self,
+        index: c_int,
+        key: Key,
+        f: impl FnOnce(&'a Args, c_int) -> R,
+    ) -> R {
         unsafe {
             let l = self.state;
             let t = ffi::lua_absindex(l, index);
-            match key {
-                Key::Name(name) => {
-                    ffi::lua_pushlstring(l, name.as_ptr().cast(), name.len());
-                    ffi::lua_rawget(l, t);
-                }
-                Key::Index(i) => {
-                    ffi::lua_rawgeti(l, t, i as ffi::lua_Integer);
+            if ffi::lua_type(l, t) != ffi::LUA_TTABLE {
+                ffi::lua_pushnil(l);
+            } else {
+                match key {
+                    Key::Field(field) => {
+                        ffi::lua_rawgeti(l, FIELD_NAMES, field as ffi::lua_Integer + 1);
+                        ffi::lua_rawget(l, t);
+                    }
+                    Key::Index(i) => {
+                        ffi::lua_rawgeti(l, t, i as ffi::lua_Integer);
+                    }
                 }
             }
             let result = f(self, ffi::lua_gettop(l));
@@ -119,8 +177,11 @@ impl Args {
         unsafe { value(self.state, index) }
     }
 
-    /// The raw length of the table at `index`.
+    /// The raw length of the table at `index` (0 for anything else).
     pub fn raw_len(&self, index: c_int) -> usize {
+        if !self.is_table(index) {
+            return 0;
+        }
         unsafe { ffi::lua_rawlen(self.state, index) }
     }
 
@@ -151,13 +212,6 @@ impl Args {
     }
 }
 
-/// A table key for `Args::with_field`.
-#[derive(Clone, Copy)]
-pub enum Key<'k> {
-    Name(&'k str),
-    Index(usize),
-}
-
 unsafe fn value<'a>(l: *mut lua_State, index: c_int) -> Arg<'a> {
     match ffi::lua_type(l, index) {
         ffi::LUA_TNONE | ffi::LUA_TNIL => Arg::Missing,
@@ -184,9 +238,83 @@ unsafe fn type_name(l: *mut lua_State, t: c_int) -> &'static str {
         .unwrap_or("value")
 }
 
+/// Whether the table at `t` (an absolute index) has a positive integer key
+/// past `len`, its raw length: then it has a hole, and which length `#`
+/// reports differs between Lua 5.4 and LuaJIT. Rows and maps hold no other
+/// integer keys, so for them this looks at the few fields after `len` only.
+unsafe fn has_key_beyond(l: *mut lua_State, t: c_int, len: usize) -> bool {
+    if len == 0 {
+        ffi::lua_pushnil(l);
+    } else {
+        ffi::lua_pushinteger(l, len as ffi::lua_Integer);
+    }
+    while ffi::lua_next(l, t) != 0 {
+        ffi::lua_settop(l, -2);
+        let beyond = match value(l, -1) {
+            Arg::Int(k) => k > len as i64,
+            Arg::Float(k) => k > len as f64,
+            _ => false,
+        };
+        if beyond {
+            ffi::lua_settop(l, -2);
+            return true;
+        }
+    }
+    false
+}
+
+/// For a map with a hole: the first error that reading rows `1..=upto`
+/// in full meets, as Lua 5.4 does when its `#map` is past the hole (row
+/// `upto` is missing, so there is one).
+unsafe fn full_read_error(l: *mut lua_State, map: c_int, upto: usize) -> String {
+    let width = match row_one(l, map) {
+        Ok(width) => width,
+        Err(message) => return message,
+    };
+    if width.saturating_mul(upto) > MAX_CELLS {
+        return too_many_cells(width, upto);
+    }
+    for y in 1..=upto {
+        let t = ffi::lua_rawgeti(l, map, y as ffi::lua_Integer);
+        let read = read_row(l, t, y, width, 1..width + 1, None);
+        ffi::lua_settop(l, -2);
+        if let Err(message) = read {
+            return message;
+        }
+    }
+    format!("row {upto} must be a table, got nil")
+}
+
+/// The width of the map at `map` (absolute): row 1's length, which must be
+/// a table of at least one cell, without a hole.
+unsafe fn row_one(l: *mut lua_State, map: c_int) -> Result<usize, String> {
+    let t = ffi::lua_rawgeti(l, map, 1);
+    let width = if t == ffi::LUA_TTABLE {
+        ffi::lua_rawlen(l, -1)
+    } else {
+        0
+    };
+    let holey = t == ffi::LUA_TTABLE && has_key_beyond(l, ffi::lua_gettop(l), width);
+    let hole = holey.then(|| first_bad_cell(l, 1, width + 1).expect("a hole"));
+    ffi::lua_settop(l, -2);
+    if t != ffi::LUA_TTABLE {
+        return Err(format!("row 1 must be a table, got {}", type_name(l, t)));
+    }
+    if let Some(message) = hole {
+        return Err(message);
+    }
+    if width == 0 {
+        return Err("row 1 is empty".into());
+    }
+    Ok(width)
+}
+
 /// The map's size: `#map` rows, as wide as row 1, at most `MAX_CELLS` cells.
+/// A map or a row 1 with a hole is refused here, naming the first missing
+/// row or cell, so that Lua 5.4 and LuaJIT report the same.
 unsafe fn read_size(l: *mut lua_State, index: c_int) -> Result<(usize, usize), String> {
-    let t = ffi::lua_type(l, index);
+    let map = ffi::lua_absindex(l, index);
+    let t = ffi::lua_type(l, map);
     if t != ffi::LUA_TTABLE {
         let got = if t == ffi::LUA_TNONE {
             "nothing"
@@ -195,30 +323,23 @@ unsafe fn read_size(l: *mut lua_State, index: c_int) -> Result<(usize, usize), S
         };
         return Err(format!("map must be a table of rows, got {got}"));
     }
-    let height = ffi::lua_rawlen(l, index);
+    let height = ffi::lua_rawlen(l, map);
+    if has_key_beyond(l, map, height) {
+        return Err(full_read_error(l, map, height + 1));
+    }
     if height == 0 {
         return Err("map has no rows (#map == 0)".into());
     }
-    let t = ffi::lua_rawgeti(l, index, 1);
-    let width = if t == ffi::LUA_TTABLE {
-        ffi::lua_rawlen(l, -1)
-    } else {
-        0
-    };
-    ffi::lua_settop(l, -2);
-    if t != ffi::LUA_TTABLE {
-        return Err(format!("row 1 must be a table, got {}", type_name(l, t)));
-    }
-    if width == 0 {
-        return Err("row 1 is empty".into());
-    }
+    let width = row_one(l, map)?;
     // Rows may alias one table: bound the size before copying it.
     if width.saturating_mul(height) > MAX_CELLS {
-        return Err(format!(
-            "map has more than {MAX_CELLS} cells ({width}x{height})"
-        ));
+        return Err(too_many_cells(width, height));
     }
     Ok((width, height))
+}
+
+fn too_many_cells(width: usize, height: usize) -> String {
+    format!("map has more than {MAX_CELLS} cells ({width}x{height})")
 }
 
 /// Rows `y0 .. y0+h` of the map, each checked to be a table of `width`
@@ -230,56 +351,81 @@ unsafe fn read_window(
     (w, h): (usize, usize),
     width: usize,
 ) -> Result<Grid, String> {
+    let map = ffi::lua_absindex(l, index);
+    if ffi::lua_type(l, map) != ffi::LUA_TTABLE {
+        return Err("map must be a table of rows".into());
+    }
     let mut cells = Vec::with_capacity(w * h);
     for y in y0..y0 + h {
-        let t = ffi::lua_rawgeti(l, index, y as ffi::lua_Integer);
-        let row = read_row(l, t, y, width, x0..x0 + w);
+        let t = ffi::lua_rawgeti(l, map, y as ffi::lua_Integer);
+        let read = read_row(l, t, y, width, x0..x0 + w, Some(&mut cells));
         ffi::lua_settop(l, -2);
-        cells.extend_from_slice(&row?);
+        read?;
     }
     Ok(Grid::from_cells(w, h, cells))
 }
 
 /// The cells `xs` of the row on top of the stack (of Lua type `t`), which
-/// must be a table of row 1's `width` cells.
+/// must be a table of row 1's `width` cells, appended to `cells` if given.
+/// A row with a hole is refused whatever its length, naming its first bad
+/// cell, as Lua 5.4 and LuaJIT may see it longer or shorter.
 unsafe fn read_row(
     l: *mut lua_State,
     t: c_int,
     y: usize,
     width: usize,
     xs: std::ops::Range<usize>,
-) -> Result<Vec<u8>, String> {
+    mut cells: Option<&mut Vec<u8>>,
+) -> Result<(), String> {
     if t != ffi::LUA_TTABLE {
         return Err(format!("row {y} must be a table, got {}", type_name(l, t)));
     }
-    let len = ffi::lua_rawlen(l, -1);
+    let row = ffi::lua_gettop(l);
+    let len = ffi::lua_rawlen(l, row);
+    if has_key_beyond(l, row, len) {
+        return Err(first_bad_cell(l, y, len + 1).expect("a hole"));
+    }
     if len != width {
-        return Err(format!("row {y} has {len} cells, row 1 has {width}"));
+        let hole = (1..=len).find(|&x| cell(l, row, x) == Err("nil".into()));
+        return Err(match hole {
+            Some(x) => first_bad_cell(l, y, x).expect("a hole"),
+            None => format!("row {y} has {len} cells, row 1 has {width}"),
+        });
     }
-    let mut row = Vec::with_capacity(xs.len());
     for x in xs {
-        let t = ffi::lua_rawgeti(l, -1, x as ffi::lua_Integer);
-        let cell = if t == ffi::LUA_TSTRING {
-            string(l, -1)
-        } else {
-            &[]
-        };
-        let got = match (t, cell.len()) {
-            (ffi::LUA_TSTRING, 1) => None,
-            (ffi::LUA_TSTRING, n) => Some(format!("a {n}-byte string")),
-            _ => Some(type_name(l, t).to_string()),
-        };
-        if let Some(b) = cell.first().filter(|_| got.is_none()) {
-            row.push(*b);
-        }
-        ffi::lua_settop(l, -2);
-        if let Some(got) = got {
-            return Err(format!(
-                "cell [{y}][{x}] must be a one-character string, got {got}"
-            ));
+        match cell(l, row, x) {
+            Ok(c) => cells.as_mut().map_or((), |cells| cells.push(c)),
+            Err(got) => return Err(cell_message(y, x, &got)),
         }
     }
-    Ok(row)
+    Ok(())
+}
+
+/// Cell `x` of the row at `row` (absolute), or what it is instead of a
+/// one-byte string.
+unsafe fn cell(l: *mut lua_State, row: c_int, x: usize) -> Result<u8, String> {
+    let t = ffi::lua_rawgeti(l, row, x as ffi::lua_Integer);
+    let got = if t == ffi::LUA_TSTRING {
+        match string(l, -1) {
+            &[c] => Ok(c),
+            bytes => Err(format!("a {}-byte string", bytes.len())),
+        }
+    } else {
+        Err(type_name(l, t).to_string())
+    };
+    ffi::lua_settop(l, -2);
+    got
+}
+
+fn cell_message(y: usize, x: usize, got: &str) -> String {
+    format!("cell [{y}][{x}] must be a one-character string, got {got}")
+}
+
+/// The message for the first cell of the row on top of the stack, row `y`,
+/// in `1..=upto` that is not a one-byte string.
+unsafe fn first_bad_cell(l: *mut lua_State, y: usize, upto: usize) -> Option<String> {
+    let row = ffi::lua_gettop(l);
+    (1..=upto).find_map(|x| cell(l, row, x).err().map(|got| cell_message(y, x, &got)))
 }
 
 /// The error message on top of the stack (any value, described if not a string).

@@ -98,6 +98,8 @@ pub(crate) struct Board {
     /// search marks its distances here too (see `UNSEEN`): one load then
     /// tells a closed cell, an open one and a reached one.
     cells: Vec<u32>,
+    /// How many cells can be entered.
+    open: usize,
     /// A weighted search's distances, padded; empty for unit costs.
     costs: Vec<u64>,
     diagonal: bool,
@@ -118,10 +120,12 @@ impl Board {
             cells.len() <= u32::MAX as usize,
             "{width}x{height} is too large"
         );
+        let mut open = 0;
         for (y, row) in grid.rows().enumerate().take(height) {
             let base = (y + 1) * stride + 1;
             for (slot, &c) in cells[base..base + width].iter_mut().zip(row) {
                 *slot = by_byte[c as usize];
+                open += usize::from(*slot != CLOSED);
             }
         }
         let s = stride as isize;
@@ -130,6 +134,7 @@ impl Board {
             width,
             height,
             cells,
+            open,
             costs: Vec::new(),
             diagonal: walk.diagonal,
             weighted: walk.cost.is_some(),
@@ -236,7 +241,9 @@ impl Board {
         backward: Option<usize>,
     ) -> u64 {
         let start = backward.unwrap_or(usize::MAX);
-        let mut queue: Vec<u32> = Vec::with_capacity(sources.len() + 1024);
+        // Each open cell enters the queue once, and each source (a blocked
+        // one once per time it is given), so it never grows.
+        let mut queue: Vec<u32> = Vec::with_capacity(sources.len() + self.open + 1);
         for &s in sources {
             if self.cells[s] != REACHED {
                 queue.push(s as u32);
@@ -267,22 +274,21 @@ impl Board {
         UNREACHED
     }
 
-    /// Dijkstra with lazy deletion (a popped entry larger than the cell's
-    /// distance is stale) over a radix heap.
+    /// Dijkstra's algorithm over a radix heap that holds each cell at most
+    /// once (a cell whose distance drops is moved in it).
     fn dijkstra(&mut self, sources: &[usize], backward: Option<usize>) -> u64 {
         let start = backward.unwrap_or(usize::MAX);
         let mut d = vec![UNREACHED; self.cells.len()];
-        let mut heap = RadixHeap::new();
+        let mut heap = RadixHeap::new(self.cells.len());
         for &s in sources {
-            d[s] = 0;
-            heap.push(0, s as u32);
+            if d[s] != 0 {
+                d[s] = 0;
+                heap.push(s as u32, 0, None);
+            }
         }
         let n = if self.diagonal { 8 } else { 4 };
-        while let Some((g, i)) = heap.pop() {
-            let i = i as usize;
-            if g > d[i] {
-                continue;
-            }
+        while let Some(i) = heap.pop(&d) {
+            let (i, g) = (i as usize, d[i as usize]);
             if i == start {
                 break;
             }
@@ -292,8 +298,11 @@ impl Board {
                     let arrive = if backward.is_some() { 0 } else { self.cost(j) };
                     let next = g + leave + arrive;
                     if next < d[j] {
+                        // A finite distance that can still drop is queued:
+                        // a settled cell's is at most `g`.
+                        let queued = (d[j] != UNREACHED).then_some(d[j]);
                         d[j] = next;
-                        heap.push(next, j as u32);
+                        heap.push(j as u32, next, queued);
                     }
                 }
             }

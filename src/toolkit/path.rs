@@ -58,7 +58,10 @@ pub fn path(grid: &Grid, from: Pos, to: Pos, walk: &Walk) -> Result<Vec<Pos>, No
     if left == UNREACHED {
         return Err(NoPath::NotConnected { from, to });
     }
-    let mut cells = vec![from];
+    // Each step costs at least 1, so the path has at most `left` of them.
+    let steps = usize::try_from(left).map_or(usize::MAX, |l| l.min(grid.cells().len()));
+    let mut cells = Vec::with_capacity(steps + 1);
+    cells.push(from);
     let mut v = start;
     while v != goal {
         v = board
