@@ -37,7 +37,7 @@ local byte, char, find, sub = string.byte, string.char, string.find, string.sub
 local new_tab = require("table.new")
 
 local c_new_map, c_render, c_reachable = map.new_map, map.render, map.reachable
-local c_fov, c_distances = map.fov, map.distances
+local c_fov, c_distances, c_flee = map.fov, map.distances, map.flee
 local min, max = math.min, math.max
 -- (...) -> cells (row-major, one string), width, height, seed, algorithm,
 -- and {player x, y, stairs x, y, #rooms, x, y, w, h per room, #doors, x, y
@@ -49,9 +49,14 @@ local reach_cells = helpers.reach_cells
 -- (cells, window width, x, y in the window, radius, options) -> one byte per
 -- window cell, 1 where visible; raises fov's errors for the radius, options.
 local fov_cells = helpers.fov_cells
--- (cells, width, sources, options) -> one double per cell, -1 if unreached;
--- raises distances' errors for the sources and options.
-local distances_cells = helpers.distances_cells
+-- (cells, window width, width, height, window x, y, sources, options) -> one
+-- double per cell of the window, NaN if unreached; raises distances' errors
+-- for the sources and options. flee_cells: the same for flee.
+local distances_cells, flee_cells = helpers.distances_cells, helpers.flee_cells
+-- (width, height, sources, options) -> the window's x, y, width and height
+-- (the cells a search within options.max can reach); raises distances' (or
+-- flee's) errors for the sources and options.
+local distances_window, flee_window = helpers.distances_window, helpers.flee_window
 local MAX_CELLS = map.MAX_CELLS
 
 -- Does `#` call __len? Only with LUAJIT_ENABLE_LUA52COMPAT.
@@ -253,47 +258,73 @@ if has_ffi then
     return visible_rows(seen, h, x0, y0, ww, wh)
   end
 
+  -- fov(m, x, y [, radius [, options]]), or fov(m, position [, radius [,
+  -- options]]): a position's coordinates are its raw fields.
+  local function fov_of(m, x, ...)
+    if type(x) == "table" then return fov(m, rawget(x, "x"), rawget(x, "y"), ...) end
+    return fov(m, x, ...)
+  end
+
   function map.fov(...)
-    local n = select("#", ...)
-    if n >= 3 and n <= 5 then
-      local ok, vis = pcall(fov, ...)
+    local n, table_at = select("#", ...), type((select(2, ...))) == "table" and 1 or 0
+    if n >= 3 - table_at and n <= 5 - table_at then
+      local ok, vis = pcall(fov_of, ...)
       if not ok or vis then return returned("map.fov", ok, vis) end
     end
     return c_fov(...)
   end
 
-  -- The rows of `distances`' result from one double per cell.
-  local function distance_rows(raw, w, h)
+  -- The rows of a map of h rows of w cells from one double per cell of its
+  -- ww x wh window at (x0, y0): NaN and every cell outside are false.
+  local function distance_rows(raw, w, h, x0, y0, ww, wh)
     local d = ffi.cast(doubles, raw)
     local out = new_tab(h, 0)
-    local k = -1
+    local k, x1, y1 = -x0, x0 + ww - 1, y0 + wh - 1
     for y = 1, h do
       local row = new_tab(w, 0)
-      for x = 1, w do
-        local v = d[k + x]
-        if v >= 0 then row[x] = v else row[x] = false end
+      if y < y0 or y > y1 then
+        for x = 1, w do row[x] = false end
+      else
+        for x = 1, x0 - 1 do row[x] = false end
+        for x = x0, x1 do
+          local v = d[k + x]
+          if v == v then row[x] = v else row[x] = false end
+        end
+        for x = x1 + 1, w do row[x] = false end
+        k = k + ww
       end
       out[y] = row
-      k = k + w
     end
     return out
   end
 
-  -- nil where the C function is to answer.
-  local function distances(m, sources, options)
-    local cells, w = read(m, false)
+  -- distances' or flee's rows; nil where the C function is to answer.
+  local function search(window, cells_of, m, sources, options)
+    local h, w = size(m)
+    if not h then return nil end
+    local x0, y0, ww, wh = window(w, h, sources, options)
+    local cells = read_window(m, x0, y0, ww, wh, h, w, false)
     if not cells then return nil end
-    local raw = distances_cells(cells, w, sources, options)
-    return distance_rows(raw, w, #cells / w)
+    local raw = cells_of(cells, ww, w, h, x0, y0, sources, options)
+    return distance_rows(raw, w, h, x0, y0, ww, wh)
   end
 
   function map.distances(...)
     local n = select("#", ...)
     if n >= 2 and n <= 3 then
-      local ok, out = pcall(distances, ...)
+      local ok, out = pcall(search, distances_window, distances_cells, ...)
       if not ok or out then return returned("map.distances", ok, out) end
     end
     return c_distances(...)
+  end
+
+  function map.flee(...)
+    local n = select("#", ...)
+    if n >= 2 and n <= 3 then
+      local ok, out = pcall(search, flee_window, flee_cells, ...)
+      if not ok or out then return returned("map.flee", ok, out) end
+    end
+    return c_flee(...)
   end
 end
 

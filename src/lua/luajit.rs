@@ -12,17 +12,17 @@ use std::ffi::c_int;
 use mlua::ffi::{self, lua_State};
 use mlua::{Lua, Table};
 
-use super::args::{opaque, position, radius, sources, sources_shape, walk};
+use super::args::{self, opaque, position, radius, search_args, SearchBound, Searched};
 use super::push::push_bytes;
 use super::read::Args;
 use super::{call, Reply, Upvalues};
 use crate::args::{Arg, MAX_CELLS};
-use crate::grid::{ByteSet, Grid, Pos};
+use crate::grid::{ByteSet, Grid, Pos, Rect};
 use crate::level::Level;
 use crate::memory;
-use crate::toolkit::board::{Walk, UNREACHED};
-use crate::toolkit::distances::distances;
-use crate::toolkit::{fov, reach};
+use crate::toolkit::board::BEYOND;
+use crate::toolkit::distances::distances_from;
+use crate::toolkit::{flee, fov, reach};
 
 /// The C functions only `luajit.lua` sees.
 const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
@@ -30,6 +30,9 @@ const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
     ("reach_cells", reach_cells),
     ("fov_cells", fov_cells),
     ("distances_cells", distances_cells),
+    ("distances_window", search_window::<false>),
+    ("flee_window", search_window::<true>),
+    ("flee_cells", flee_cells),
 ];
 
 /// Runs `luajit.lua` with the module table and the helpers; it replaces
@@ -72,18 +75,92 @@ unsafe extern "C-unwind" fn fov_cells(state: *mut lua_State) -> c_int {
     })
 }
 
-/// `distances` on a map `luajit.lua` has read (see `distances_args`): one
-/// native-endian double per cell, -1 where unreached (LuaJIT's numbers are
-/// doubles, and every distance is below 2^53).
+/// `distances` on the window `luajit.lua` has read (see `searched_cells`):
+/// one native-endian double per cell of the window, NaN where unreached
+/// (LuaJIT's numbers are doubles, and every value lies within 2^53).
 unsafe extern "C-unwind" fn distances_cells(state: *mut lua_State) -> c_int {
     call(state, "map.distances", |args| {
-        let (grid, sources, walk) = distances_args(args)?;
-        let dist = distances(&grid, &sources, &walk);
-        let bytes = dist
-            .iter()
-            .flat_map(|&d| if d == UNREACHED { -1.0 } else { d as f64 }.to_ne_bytes())
-            .collect();
-        Ok(Reply::Text(bytes))
+        let s = searched_cells(args, args::DISTANCES, memory::bound_distances)?;
+        let values = distances_from(&s.grid, &s.sources, &s.walk, &s.limits);
+        Ok(Reply::Text(doubles(&values)))
+    })
+}
+
+/// `flee` as `distances_cells` does `distances`.
+unsafe extern "C-unwind" fn flee_cells(state: *mut lua_State) -> c_int {
+    call(state, "map.flee", |args| {
+        let s = searched_cells(args, args::FLEE, memory::bound_flee)?;
+        let values = flee::flee(&s.grid, &s.sources, &s.walk, &s.limits, s.factor)
+            .map_err(|e| flee::Overflow { at: s.window.outside(e.at), ..e }.to_string())?;
+        Ok(Reply::Text(doubles(&values)))
+    })
+}
+
+/// One native-endian double per value, NaN for `BEYOND`.
+fn doubles(values: &[i64]) -> Vec<u8> {
+    values
+        .iter()
+        .flat_map(|&v| if v == BEYOND { f64::NAN } else { v as f64 }.to_ne_bytes())
+        .collect()
+}
+
+/// The window of the map that `distances` (or, with `FLEE`, `flee`) reads,
+/// for `(width, height, sources, options)` of a map `luajit.lua` has
+/// sized: its top-left cell and size, four integers; raises the function's
+/// errors for the sources and options.
+unsafe extern "C-unwind" fn search_window<const FLEE: bool>(state: *mut lua_State) -> c_int {
+    let name = if FLEE { "map.flee" } else { "map.distances" };
+    call(state, name, |args| {
+        let size = (integer(args, 1)?, integer(args, 2)?);
+        let (accepted, bound) = search_kind(FLEE);
+        let asked = search_args(args, size, (3, 4), accepted, bound)?;
+        Ok(Reply::Window(asked.window))
+    })
+}
+
+/// The options and memory bound of `flee`, or of `distances`.
+fn search_kind(flee: bool) -> (&'static [&'static str], SearchBound) {
+    if flee {
+        (args::FLEE, memory::bound_flee)
+    } else {
+        (args::DISTANCES, memory::bound_distances)
+    }
+}
+
+/// A size or coordinate `luajit.lua` passes, which it has checked.
+fn integer(args: &Args, index: c_int) -> Result<usize, String> {
+    match args.get(index).integer() {
+        Some(i) if i > 0 => Ok(i as usize),
+        _ => Err("internal error (please report): bad integer".into()),
+    }
+}
+
+/// A search on the window of a map `luajit.lua` has read, as `(cells,
+/// window width, map width, map height, window x, window y, sources,
+/// options)`: the window `search_window` gave for the same sources and
+/// options.
+fn searched_cells(args: &Args, accepted: &[&'static str], bound: SearchBound) -> Result<Searched, String> {
+    let cells = Cells::of(args)?;
+    let size = (integer(args, 3)?, integer(args, 4)?);
+    let asked = search_args(args, size, (7, 8), accepted, bound)?;
+    let window = Rect {
+        x: integer(args, 5)?,
+        y: integer(args, 6)?,
+        w: cells.width,
+        h: cells.height(),
+    };
+    if window != asked.window {
+        return Err("internal error (please report): another window".into());
+    }
+    let limits = asked.search.limits(args, window, size)?;
+    Ok(Searched {
+        size,
+        window,
+        grid: cells.grid(),
+        sources: asked.sources,
+        walk: asked.search.walk,
+        limits,
+        factor: asked.search.factor,
     })
 }
 
@@ -98,23 +175,6 @@ fn fov_args(args: &Args) -> Result<(Grid, Pos, Option<usize>, ByteSet), String> 
     let opaque = opaque(args, 6)?;
     memory::check(memory::bound_fov(w * h))?;
     Ok((cells.grid(), origin, radius, opaque))
-}
-
-/// `distances` on a map that `luajit.lua` has read and
-/// checked, as `(cells, width, sources, options)`.
-fn distances_args(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
-    let cells = Cells::of(args)?;
-    let (width, height) = (cells.width, cells.height());
-    let shape = sources_shape(args, 3)?;
-    let walk = walk(args, 4)?;
-    let weighted = walk.cost.is_some();
-    memory::check(memory::bound_distances(
-        (width, height),
-        shape.count(),
-        weighted,
-    ))?;
-    let sources = sources(args, 3, shape, width, height)?;
-    Ok((cells.grid(), sources, walk))
 }
 
 /// A map or window given as `(cells, width)` by
@@ -190,4 +250,12 @@ pub unsafe fn push_level_parts(l: *mut lua_State, level: &Level) -> c_int {
         ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
     }
     6
+}
+
+/// LuaJIT only, for `luajit.lua`: a window's top-left cell and size.
+pub unsafe fn push_window(l: *mut lua_State, w: Rect) -> c_int {
+    for v in [w.x, w.y, w.w, w.h] {
+        ffi::lua_pushinteger(l, v as ffi::lua_Integer);
+    }
+    4
 }

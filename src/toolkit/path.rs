@@ -93,6 +93,18 @@ pub fn path_within(
     Ok(cells)
 }
 
+/// `path_within`'s answer, without a search, when the start is farther
+/// from the goal along an axis than `max` (each step moves one cell at
+/// most and costs at least 1): `GoalBlocked` if the goal cannot be entered
+/// (`goal_open` false), else `NotConnected`.
+pub fn too_far(from: Pos, to: Pos, goal_open: bool) -> NoPath {
+    if goal_open {
+        NoPath::NotConnected { from, to }
+    } else {
+        NoPath::GoalBlocked { goal: to }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
