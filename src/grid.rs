@@ -78,7 +78,10 @@ impl Rect {
     /// x `height` map.
     pub fn around(p: Pos, r: usize, (width, height): (usize, usize)) -> Rect {
         let (x0, y0) = (p.x.saturating_sub(r).max(1), p.y.saturating_sub(r).max(1));
-        let (x1, y1) = (p.x.saturating_add(r).min(width), p.y.saturating_add(r).min(height));
+        let (x1, y1) = (
+            p.x.saturating_add(r).min(width),
+            p.y.saturating_add(r).min(height),
+        );
         Rect {
             x: x0,
             y: y0,

@@ -131,7 +131,11 @@ pub struct Searched {
 
 /// `distances(m, sources [, options])`, or `flee`'s, whose options are
 /// `accepted` (`DISTANCES` or `FLEE`), checked against `bound`.
-pub fn searched(args: &Args, accepted: &[&'static str], bound: SearchBound) -> Result<Searched, String> {
+pub fn searched(
+    args: &Args,
+    accepted: &[&'static str],
+    bound: SearchBound,
+) -> Result<Searched, String> {
     args.at_most(3)?;
     let size = args.map_size(1)?;
     let asked = search_args(args, size, (2, 3), accepted, bound)?;
@@ -157,20 +161,7 @@ pub fn path(args: &Args) -> Result<Route, String> {
     let size = args.map_size(1)?;
     let from = cell(args, 2, ("x1", "y1"), "start", size)?;
     let to = cell(args, second, ("x2", "y2"), "goal", size)?;
-    let search = search_options(args, options_at, DISTANCES)?;
-    let mut window = search.max.map_or(Rect::whole(size), |max| {
-        Rect::around(to, max.min(MAX_VALUE) as usize, size)
-    });
-    // A start farther than `max` along an axis is too far: only the goal
-    // is read, to tell a blocked goal.
-    let near = window.contains(from);
-    if !near {
-        window = Rect::around(to, 0, size);
-    }
-    memory::check(memory::bound_path(
-        (window.w, window.h),
-        search.walk.cost.is_some(),
-    ))?;
+    let (search, window, near) = route_window(args, options_at, size, (from, to))?;
     let limits = search.limits(args, window, size)?;
     let grid = args.window(1, (window.x, window.y), (window.w, window.h), size.0)?;
     Ok(Route {
@@ -182,6 +173,32 @@ pub fn path(args: &Args) -> Result<Route, String> {
         walk: search.walk,
         limits,
     })
+}
+
+/// The options at `options_at` of a path from `from` to `to` on a map of
+/// `size`, the window its search from the goal can reach (within `max` of
+/// the goal, or the whole map), and whether the start is in it (a start
+/// farther is too far, and only the goal is read, to tell a blocked goal),
+/// with the window's memory bound checked.
+pub(super) fn route_window(
+    args: &Args,
+    options_at: c_int,
+    size: (usize, usize),
+    (from, to): (Pos, Pos),
+) -> Result<(Search, Rect, bool), String> {
+    let search = search_options(args, options_at, DISTANCES)?;
+    let mut window = search.max.map_or(Rect::whole(size), |max| {
+        Rect::around(to, max.min(MAX_VALUE) as usize, size)
+    });
+    let near = window.contains(from);
+    if !near {
+        window = Rect::around(to, 0, size);
+    }
+    memory::check(memory::bound_path(
+        (window.w, window.h),
+        search.walk.cost.is_some(),
+    ))?;
+    Ok((search, window, near))
 }
 
 /// What `path` was asked, read: the window its search from the goal can
@@ -239,7 +256,9 @@ pub(super) fn sources_shape(args: &Args, index: c_int) -> Result<Sources, String
     }
     let len = args.raw_len(index);
     if let Some(i) = args.hole(index, len) {
-        return Err(format!("sources[{i}] must be a position {{x=, y=}}, got nil"));
+        return Err(format!(
+            "sources[{i}] must be a position {{x=, y=}}, got nil"
+        ));
     }
     match len {
         0 => Err(format!("{WHAT}, got an empty table")),
@@ -258,22 +277,29 @@ pub(super) fn sources(
     height: usize,
 ) -> Result<Vec<Source>, String> {
     let mut out = Vec::with_capacity(shape.count());
-    each_position(args, index, shape, "sources", (width, height), |a, at, pos, name| {
-        let value = match a.with_field(at, Key::Field(Field::Value), |a, i| a.at(i)) {
-            Arg::Missing => 0,
-            v => match v.integer() {
-                Some(i) if i.unsigned_abs() <= MAX_VALUE as u64 => i,
-                _ => {
-                    return Err(format!(
-                        "{}.value must be an integer with |value| <= 2^53, got {v}",
-                        name()
-                    ))
-                }
-            },
-        };
-        out.push(Source { pos, value });
-        Ok(())
-    })?;
+    each_position(
+        args,
+        index,
+        shape,
+        "sources",
+        (width, height),
+        |a, at, pos, name| {
+            let value = match a.with_field(at, Key::Field(Field::Value), |a, i| a.at(i)) {
+                Arg::Missing => 0,
+                v => match v.integer() {
+                    Some(i) if i.unsigned_abs() <= MAX_VALUE as u64 => i,
+                    _ => {
+                        return Err(format!(
+                            "{}.value must be an integer with |value| <= 2^53, got {v}",
+                            name()
+                        ))
+                    }
+                },
+            };
+            out.push(Source { pos, value });
+            Ok(())
+        },
+    )?;
     Ok(out)
 }
 
@@ -419,7 +445,12 @@ impl Search {
     /// mark, row-major (empty when neither was given), and `max`. Every
     /// `avoid` entry is checked against the whole map; `known` is read
     /// only over the window.
-    pub(super) fn limits(&self, args: &Args, window: Rect, size: (usize, usize)) -> Result<Limits, String> {
+    pub(super) fn limits(
+        &self,
+        args: &Args,
+        window: Rect,
+        size: (usize, usize),
+    ) -> Result<Limits, String> {
         let mut closed = Vec::new();
         if let Some(shape) = self.avoid {
             closed = vec![false; window.w * window.h];
@@ -477,7 +508,9 @@ fn factor(value: Arg) -> Result<f64, String> {
     if (lo..=hi).contains(&x) {
         Ok(x)
     } else {
-        Err(format!("factor must be a number from {lo} to {hi}, got {value}"))
+        Err(format!(
+            "factor must be a number from {lo} to {hi}, got {value}"
+        ))
     }
 }
 
@@ -693,7 +726,10 @@ pub fn step(args: &Args) -> Result<Stepped, String> {
     args.at_most(next)?;
     let size = args.map_size(1)?;
     if !args.is_table(2) {
-        return Err(format!("d must be a table of rows, got {}", type_of(args.get(2))));
+        return Err(format!(
+            "d must be a table of rows, got {}",
+            type_of(args.get(2))
+        ));
     }
     let from = cell(args, 3, ("x", "y"), "from", size)?;
     let search = search_options(args, next, STEP)?;
@@ -711,18 +747,27 @@ pub fn step(args: &Args) -> Result<Stepped, String> {
     })
 }
 
-/// What `explore` was asked: the map, the cells `known` marks, the start,
-/// the walk and the avoided cells.
-pub struct Explore {
+/// What `explore` was asked, before anything proportional to the map is
+/// read: the map's size, the start, and the options.
+pub(super) struct Explore {
+    pub size: (usize, usize),
+    pub start: Pos,
+    search: Search,
+}
+
+/// What `explore` reads of one window of the map: its cells, the cells
+/// `known` marks and `avoid` names in it, the start as a cell of it, and
+/// the walk.
+pub struct ExploreWindow {
     pub grid: Grid,
     pub known: Vec<bool>,
+    pub avoided: Vec<bool>,
     pub start: Pos,
     pub walk: Walk,
-    pub avoided: Vec<bool>,
 }
 
 /// `explore(m, known, x, y [, options])`.
-pub fn explore(args: &Args) -> Result<Explore, String> {
+pub(super) fn explore(args: &Args) -> Result<Explore, String> {
     let next = after_cell(args, 3);
     args.at_most(next)?;
     let size = args.map_size(1)?;
@@ -733,18 +778,61 @@ pub fn explore(args: &Args) -> Result<Explore, String> {
         ));
     }
     let start = cell(args, 3, ("x", "y"), "start", size)?;
-    let search = search_options(args, next, EXPLORE)?;
-    memory::check(memory::bound_explore(size, search.walk.cost.is_some()))?;
-    let avoided = search.limits(args, Rect::whole(size), size)?.closed;
-    let known = args.flags(2, "known", (1, 1), size)?;
-    let grid = args.grid(1, size)?;
+    explore_at(args, size, start, next)
+}
+
+/// `explore` from `start` on a map of `size`, its options at `options_at`.
+pub(super) fn explore_at(
+    args: &Args,
+    size: (usize, usize),
+    start: Pos,
+    options_at: c_int,
+) -> Result<Explore, String> {
+    let search = search_options(args, options_at, EXPLORE)?;
     Ok(Explore {
-        grid,
-        known,
+        size,
         start,
-        walk: search.walk,
-        avoided,
+        search,
     })
+}
+
+/// The first radius `explore` reads around the start, before doubling it.
+pub const EXPLORE_RADIUS: usize = 16;
+
+impl Explore {
+    /// The window of the cells within `r` of the start along each axis.
+    pub fn window(&self, r: usize) -> Rect {
+        Rect::around(self.start, r, self.size)
+    }
+
+    /// What the map table at 1 and the known rows at 2 hold in `window`
+    /// (or `read`, the cells and known flags `luajit.lua` has read), after
+    /// its memory bound is checked.
+    pub(super) fn read(
+        &self,
+        args: &Args,
+        window: Rect,
+        read: Option<(Grid, Vec<bool>)>,
+    ) -> Result<ExploreWindow, String> {
+        let weighted = self.search.walk.cost.is_some();
+        memory::check(memory::bound_explore((window.w, window.h), weighted))?;
+        let avoided = self.search.limits(args, window, self.size)?.closed;
+        let (corner, size) = ((window.x, window.y), (window.w, window.h));
+        let (grid, known) = match read {
+            Some(read) => read,
+            None => {
+                let known = args.flags(2, "known", corner, size)?;
+                (args.window(1, corner, size, self.size.0)?, known)
+            }
+        };
+        Ok(ExploreWindow {
+            grid,
+            known,
+            avoided,
+            start: window.inside(self.start),
+            walk: self.search.walk.clone(),
+        })
+    }
 }
 
 /// `sample`'s defaults: floor cells; walls block walking, walls and doors
@@ -759,7 +847,18 @@ const SAMPLE: &[&str] = &[
 pub fn sample(args: &Args) -> Result<(Grid, usize, i64, Filter), String> {
     args.at_most(3)?;
     let size = args.map_size(1)?;
-    let count = int_in("count", args.get(2), 0, i64::MAX)? as usize;
+    let (count, seed, filter) = sample_args(args, size, (2, 3))?;
+    Ok((args.grid(1, size)?, count, seed, filter))
+}
+
+/// `sample`'s count and options at `at` for a map of `size`, with the
+/// memory bound checked.
+pub(super) fn sample_args(
+    args: &Args,
+    size: (usize, usize),
+    (count_at, options_at): (c_int, c_int),
+) -> Result<(usize, i64, Filter), String> {
+    let count = int_in("count", args.get(count_at), 0, i64::MAX)? as usize;
     let mut seed = Arg::Missing;
     let (mut chars, mut hidden, mut opaque_chars) = (byte_set(CHARS), false, byte_set(OPAQUE));
     let mut from: Option<Pos> = None;
@@ -767,7 +866,7 @@ pub fn sample(args: &Args) -> Result<(Grid, usize, i64, Filter), String> {
     let mut walk = Walk::new();
     // The options that refine `from` or `hidden`, as given.
     let mut needs_from = Vec::new();
-    read_options(args, 3, SAMPLE, |name, value| {
+    read_options(args, options_at, SAMPLE, |name, value| {
         match name {
             "chars" => chars = byte_set(string_option(name, value)?),
             "seed" => seed = value,
@@ -779,7 +878,7 @@ pub fn sample(args: &Args) -> Result<(Grid, usize, i64, Filter), String> {
                         type_of(a.at(top))
                     )),
                 };
-                from = Some(args.with_field(3, Key::Field(Field::From), at)?);
+                from = Some(args.with_field(options_at, Key::Field(Field::From), at)?);
             }
             "min" => min = Some(int_in(name, value, 0, i64::MAX)?),
             "max" => max = Some(int_in(name, value, 0, i64::MAX)?),
@@ -794,7 +893,8 @@ pub fn sample(args: &Args) -> Result<(Grid, usize, i64, Filter), String> {
                 other => return Err(format!("diagonal must be a boolean, got {other}")),
             },
         }
-        if name != "from" && !matches!(name, "chars" | "seed") {
+        let refines = !matches!(name, "from" | "chars" | "seed") && value != Arg::Bool(false);
+        if refines {
             needs_from.push(name);
         }
         Ok(())
@@ -819,7 +919,7 @@ pub fn sample(args: &Args) -> Result<(Grid, usize, i64, Filter), String> {
         }),
         hidden: hidden.then_some(opaque_chars),
     };
-    Ok((args.grid(1, size)?, count, seed, filter))
+    Ok((count, seed, filter))
 }
 
 /// A point on integer coordinates, anywhere.
@@ -827,10 +927,18 @@ type Point = (i64, i64);
 
 /// A point of `line`, starting at argument `index`: integer coordinates
 /// with `|v| <= 2^53`, as `x, y` (called `names`) or a position `name`.
-fn point(args: &Args, index: c_int, (x_name, y_name): (&str, &str), name: &str) -> Result<Point, String> {
+fn point(
+    args: &Args,
+    index: c_int,
+    (x_name, y_name): (&str, &str),
+    name: &str,
+) -> Result<Point, String> {
     let coordinate = |value: Arg, what: &dyn Fn() -> String| match value.integer() {
         Some(v) if v.unsigned_abs() <= MAX_VALUE as u64 => Ok(v),
-        _ => Err(format!("{} must be an integer with |v| <= 2^53, got {value}", what())),
+        _ => Err(format!(
+            "{} must be an integer with |v| <= 2^53, got {value}",
+            what()
+        )),
     };
     if args.is_table(index) {
         let field = |f: Field| args.with_field(index, Key::Field(f), |a, i| a.at(i));
@@ -853,7 +961,10 @@ pub fn line(args: &Args) -> Result<(Point, Point), String> {
     let b = point(args, second, ("x2", "y2"), "to")?;
     let n = a.0.abs_diff(b.0).max(a.1.abs_diff(b.1));
     if n >= MAX_CELLS as u64 {
-        return Err(format!("line has more than {MAX_CELLS} cells ({} steps)", n));
+        return Err(format!(
+            "line has more than {MAX_CELLS} cells ({} steps)",
+            n
+        ));
     }
     memory::check(memory::bound_line(n as usize + 1))?;
     Ok((a, b))
@@ -869,6 +980,26 @@ pub fn visible(args: &Args) -> Result<(Grid, Pos, Pos, Option<usize>, ByteSet), 
     let size = args.map_size(1)?;
     let from = cell(args, 2, ("x1", "y1"), "from", size)?;
     let to = cell(args, second, ("x2", "y2"), "to", size)?;
+    let (radius, opaque_chars, window) = visible_args(args, options_at, size, (from, to))?;
+    let grid = args.window(1, (window.x, window.y), (window.w, window.h), size.0)?;
+    Ok((
+        grid,
+        window.inside(from),
+        window.inside(to),
+        radius,
+        opaque_chars,
+    ))
+}
+
+/// `visible`'s options at `options_at` (its radius and opaque characters)
+/// for the cells `from` and `to` of a map of `size`, and the rectangle
+/// between them, with its memory bound checked.
+pub(super) fn visible_args(
+    args: &Args,
+    options_at: c_int,
+    size: (usize, usize),
+    (from, to): (Pos, Pos),
+) -> Result<(Option<usize>, ByteSet, Rect), String> {
     let (mut radius_given, mut opaque_chars) = (Arg::Missing, byte_set(OPAQUE));
     read_options(args, options_at, &["opaque", "radius"], |name, value| {
         match name {
@@ -886,8 +1017,7 @@ pub fn visible(args: &Args) -> Result<(Grid, Pos, Pos, Option<usize>, ByteSet), 
         w,
         h,
     };
-    let grid = args.window(1, (corner.x, corner.y), (w, h), size.0)?;
-    Ok((grid, window.inside(from), window.inside(to), radius, opaque_chars))
+    Ok((radius, opaque_chars, window))
 }
 
 /// `parse(text)`.

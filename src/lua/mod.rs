@@ -32,7 +32,9 @@ use crate::grid::{Grid, Pos, WALL};
 use crate::level::{json, Level};
 use crate::memory;
 use crate::toolkit::path::NoPath;
-use crate::toolkit::{distances, explore, flee, fov, line, parse, path, reach, sample, step, visible};
+use crate::toolkit::{
+    distances, explore, flee, fov, line, parse, path, reach, sample, step, visible,
+};
 use read::Args;
 
 /// The module's functions, by the name Lua sees.
@@ -159,6 +161,9 @@ enum Reply {
     /// A window of a map, as `luajit.lua` takes it.
     #[cfg(feature = "luajit")]
     Window(crate::grid::Rect),
+    /// A parsed map's size and `@` and `>`, as `luajit.lua` takes them.
+    #[cfg(feature = "luajit")]
+    ParsedSize(Box<parse::Parsed>),
 }
 
 unsafe extern "C-unwind" fn new_map(state: *mut lua_State) -> c_int {
@@ -248,14 +253,15 @@ unsafe extern "C-unwind" fn path(state: *mut lua_State) -> c_int {
 }
 
 /// The path `route` asks for, as cells of the map, or why there is none.
-fn route(r: &args::Route) -> Result<Vec<Pos>, String> {
+pub(super) fn route(r: &args::Route) -> Result<Vec<Pos>, String> {
     let (window, from, to) = (r.window, r.from, r.to);
     let found = if r.near {
         let (a, b) = (window.inside(from), window.inside(to));
         path::path_within(&r.grid, a, b, &r.walk, &r.limits)
     } else {
         // Farther than `max`: the grid is the goal's cell alone.
-        let open = !r.walk.blocked[r.grid.cells()[0] as usize] && r.limits.closed.first() != Some(&true);
+        let open =
+            !r.walk.blocked[r.grid.cells()[0] as usize] && r.limits.closed.first() != Some(&true);
         Err(path::too_far(from, to, open))
     };
     match found {
@@ -281,20 +287,54 @@ unsafe extern "C-unwind" fn step(state: *mut lua_State) -> c_int {
 unsafe extern "C-unwind" fn flee(state: *mut lua_State) -> c_int {
     call(state, "map.flee", |args| {
         let s = args::searched(args, args::FLEE, memory::bound_flee)?;
-        let values = flee::flee(&s.grid, &s.sources, &s.walk, &s.limits, s.factor)
-            .map_err(|e| flee::Overflow { at: s.window.outside(e.at), ..e }.to_string())?;
+        let values =
+            flee::flee(&s.grid, &s.sources, &s.walk, &s.limits, s.factor).map_err(|e| {
+                flee::Overflow {
+                    at: s.window.outside(e.at),
+                    ..e
+                }
+                .to_string()
+            })?;
         Ok(rows(&s, values))
     })
 }
 
 /// `map.explore(m, known, x, y [, options])`: the path to the nearest
-/// frontier cell, or nil and "explored".
+/// frontier cell, or nil and "explored". It reads the map and `known` in
+/// windows around the start, from `EXPLORE_RADIUS` on, doubling until the
+/// answer is inside one or the window is the map (`explore_within`).
 unsafe extern "C-unwind" fn explore(state: *mut lua_State) -> c_int {
     call(state, "map.explore", |args| {
-        let e = args::explore(args)?;
-        let path = explore::explore(&e.grid, &e.known, e.start, &e.walk, &e.avoided);
-        Ok(Reply::Positions(path.ok_or_else(|| "explored".to_string())))
+        let asked = args::explore(args)?;
+        let mut r = args::EXPLORE_RADIUS;
+        loop {
+            let window = asked.window(r);
+            let whole = window == crate::grid::Rect::whole(asked.size);
+            match explore_in(&asked.read(args, window, None)?, window, whole, r) {
+                Some(found) => return Ok(Reply::Positions(found)),
+                None => r = r.saturating_mul(2),
+            }
+        }
     })
+}
+
+/// The answer `explore` finds in `window` (of radius `r`, or the whole
+/// map), as cells of the map; `None` to read a larger window.
+pub(super) fn explore_in(
+    e: &args::ExploreWindow,
+    window: crate::grid::Rect,
+    whole: bool,
+    r: usize,
+) -> Option<Result<Vec<Pos>, String>> {
+    let max = (!whole).then(|| r as i64 - 1);
+    match explore::explore_within(&e.grid, &e.known, e.start, &e.walk, &e.avoided, max) {
+        Some(mut path) => {
+            path.iter_mut().for_each(|p| *p = window.outside(*p));
+            Some(Ok(path))
+        }
+        None if whole => Some(Err("explored".to_string())),
+        None => None,
+    }
 }
 
 /// `map.sample(m, count [, options])`: distinct random cells.
@@ -319,7 +359,9 @@ unsafe extern "C-unwind" fn line(state: *mut lua_State) -> c_int {
 unsafe extern "C-unwind" fn visible(state: *mut lua_State) -> c_int {
     call(state, "map.visible", |args| {
         let (grid, from, to, radius, opaque) = args::visible(args)?;
-        Ok(Reply::Boolean(visible::visible(&grid, from, to, radius, &opaque)))
+        Ok(Reply::Boolean(visible::visible(
+            &grid, from, to, radius, &opaque,
+        )))
     })
 }
 
@@ -402,6 +444,8 @@ unsafe extern "C-unwind" fn push_reply(state: *mut lua_State) -> c_int {
         Reply::Parsed(parsed) => push::push_parsed(state, parsed),
         #[cfg(feature = "luajit")]
         Reply::Window(window) => luajit::push_window(state, *window),
+        #[cfg(feature = "luajit")]
+        Reply::ParsedSize(parsed) => luajit::push_parsed_size(state, parsed),
     }
 }
 

@@ -26,12 +26,29 @@ pub fn explore(
     walk: &Walk,
     avoided: &[bool],
 ) -> Option<Vec<Pos>> {
+    explore_within(grid, known, start, walk, avoided, None)
+}
+
+/// `explore` among the frontier cells at most `max` from the start (all
+/// without `max`). So that a game's map need not be read whole: on the
+/// window of cells within `r` of the start along each axis, with `max =
+/// r - 1`, the answer is the map's whenever there is one (a walk costing
+/// `d` stays within `d` of the start, and a cell within `r - 1` has all its
+/// neighbours in the window), and `None` says to try a larger window.
+pub fn explore_within(
+    grid: &Grid,
+    known: &[bool],
+    start: Pos,
+    walk: &Walk,
+    avoided: &[bool],
+    max: Option<i64>,
+) -> Option<Vec<Pos>> {
     let is_avoided = |i: usize| avoided.get(i) == Some(&true);
     let limits = Limits {
         closed: (0..known.len())
             .map(|i| !known[i] || is_avoided(i))
             .collect(),
-        max: None,
+        max,
     };
     let d = distances_from(grid, &[start.into()], walk, &limits);
     let (w, h) = (grid.width() as isize, grid.height() as isize);
@@ -69,6 +86,7 @@ const NEIGHBOURS: [(isize, isize); 8] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Rect;
 
     fn at(x: usize, y: usize) -> Pos {
         Pos { x, y }
@@ -115,6 +133,26 @@ mod tests {
         let known = mask(&["kkk-"], b'k');
         let avoided = mask(&["-a--"], b'a');
         assert_eq!(explore(&g, &known, at(1, 1), &Walk::new(), &avoided), None);
+    }
+
+    #[test]
+    fn a_window_answers_as_the_map_does_or_not_at_all() {
+        let g = Grid::new(30, 30, b'.');
+        let known: Vec<bool> = (0..900).map(|i| i % 30 < 12 && i / 30 < 12).collect();
+        let start = at(3, 3);
+        let whole = explore(&g, &known, start, &Walk::new(), &[]).unwrap();
+        for r in 1..14 {
+            let w = Rect::around(start, r, (30, 30));
+            let window = Grid::new(w.w, w.h, b'.');
+            let known_in: Vec<bool> = (0..w.w * w.h)
+                .map(|k| known[(w.x - 1 + k % w.w) + (w.y - 1 + k / w.w) * 30])
+                .collect();
+            let max = Some(r as i64 - 1);
+            let got = explore_within(&window, &known_in, w.inside(start), &Walk::new(), &[], max);
+            let got = got.map(|p| p.iter().map(|&c| w.outside(c)).collect::<Vec<_>>());
+            // The frontier is 9 steps away, in row 12 or column 12.
+            assert_eq!(got, (r > 9).then(|| whole.clone()), "r {r}");
+        }
     }
 
     #[test]
