@@ -37,7 +37,7 @@ use map::toolkit::parse;
 use map::toolkit::path::{path, path_within};
 use map::toolkit::sample::{sample, Filter, Near};
 use map::toolkit::step::step;
-use map::toolkit::visible::visible;
+use map::toolkit::visible::{along, visible};
 
 #[path = "support/oracle.rs"]
 mod oracle;
@@ -495,6 +495,14 @@ fn visible_equals_fov_for_every_pair_of_cells() {
                     s,
                     "{case}: {from:?} -> {to:?}, radius {radius:?}"
                 );
+                if !opaque[g.get(to) as usize] {
+                    let ray = along(from, to, radius, &opaque, |p| Ok::<u8, ()>(g.get(p)));
+                    assert_eq!(
+                        ray,
+                        Ok(s),
+                        "{case}: {from:?} -> {to:?} along, radius {radius:?}"
+                    );
+                }
                 pairs += 1;
             }
         }

@@ -970,31 +970,41 @@ pub fn line(args: &Args) -> Result<(Point, Point), String> {
     Ok((a, b))
 }
 
-/// `visible(m, x1, y1, x2, y2 [, options])`: the rectangle between the
-/// two cells (read and checked alone), the two cells as cells of it, the
-/// radius and the opaque characters.
-pub fn visible(args: &Args) -> Result<(Grid, Pos, Pos, Option<usize>, ByteSet), String> {
+/// What `visible` was asked: the map's size, the two cells, the radius
+/// and the opaque characters, and the rectangle between the cells.
+pub struct Sight {
+    pub size: (usize, usize),
+    pub from: Pos,
+    pub to: Pos,
+    pub radius: Option<usize>,
+    pub opaque: ByteSet,
+    pub window: Rect,
+}
+
+/// `visible(m, x1, y1, x2, y2 [, options])`, each cell `x, y` or a
+/// position; no cell of the map is read yet.
+pub fn visible(args: &Args) -> Result<Sight, String> {
     let second = after_cell(args, 2);
     let options_at = after_cell(args, second);
     args.at_most(options_at)?;
     let size = args.map_size(1)?;
     let from = cell(args, 2, ("x1", "y1"), "from", size)?;
     let to = cell(args, second, ("x2", "y2"), "to", size)?;
-    let (radius, opaque_chars, window) = visible_args(args, options_at, size, (from, to))?;
-    let grid = args.window(1, (window.x, window.y), (window.w, window.h), size.0)?;
-    Ok((
-        grid,
-        window.inside(from),
-        window.inside(to),
+    let (radius, opaque, window) = visible_args(args, options_at, size, (from, to))?;
+    Ok(Sight {
+        size,
+        from,
+        to,
         radius,
-        opaque_chars,
-    ))
+        opaque,
+        window,
+    })
 }
 
 /// `visible`'s options at `options_at` (its radius and opaque characters)
 /// for the cells `from` and `to` of a map of `size`, and the rectangle
 /// between them, with its memory bound checked.
-pub(super) fn visible_args(
+fn visible_args(
     args: &Args,
     options_at: c_int,
     size: (usize, usize),

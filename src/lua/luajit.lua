@@ -38,7 +38,7 @@ local new_tab = require("table.new")
 
 local c_new_map, c_render, c_reachable = map.new_map, map.render, map.reachable
 local c_fov, c_distances, c_flee = map.fov, map.distances, map.flee
-local c_path, c_explore, c_visible, c_sample, c_parse = map.path, map.explore, map.visible, map.sample, map.parse
+local c_path, c_explore, c_sample, c_parse = map.path, map.explore, map.sample, map.parse
 local min, max = math.min, math.max
 -- (...) -> cells (row-major, one string), width, height, seed, algorithm,
 -- and {player x, y, stairs x, y, #rooms, x, y, w, h per room, #doors, x, y
@@ -68,9 +68,6 @@ local path_cells = helpers.path_cells
 -- x, y, x, y, r, options) -> the path as path_cells gives it; nil and
 -- "explored"; or false: read the window of radius 2r.
 local explore_cells = helpers.explore_cells
--- (cells, window width, width, height, window x, y, x1, y1, x2, y2, options)
--- -> whether (x2, y2) is visible from (x1, y1).
-local visible_cells = helpers.visible_cells
 -- (cells, width, count, options) -> sample's positions.
 local sample_cells = helpers.sample_cells
 -- (text) -> width, height, @'s x, y and >'s x, y (or nils); raises parse's
@@ -461,23 +458,6 @@ if has_ffi then
     if not ok or p then return returned("map.explore", ok, p) end
     if p == false then return nil, why end
     return c_explore(...)
-  end
-
-  local function visible(m, h, w, x1, y1, x2, y2, options)
-    if not m then return nil end
-    local x0, y0 = min(x1, x2), min(y1, y2)
-    local ww, wh = max(x1, x2) - x0 + 1, max(y1, y2) - y0 + 1
-    local cells = read_window(m, x0, y0, ww, wh, h, w, false)
-    if not cells then return nil end
-    return visible_cells(cells, ww, w, h, x0, y0, x1, y1, x2, y2, options)
-  end
-
-  local function visible_of(...) return visible(two_cells(...)) end
-
-  function map.visible(...)
-    local ok, seen = pcall(visible_of, ...)
-    if not ok or not rawequal(seen, nil) then return returned("map.visible", ok, seen) end
-    return c_visible(...)
   end
 
   local function sample(m, count, options)

@@ -14,7 +14,7 @@ use mlua::{Lua, Table};
 
 use super::args::{
     self, explore_at, opaque, position, radius, route_window, sample_args, search_args,
-    visible_args, SearchBound, Searched,
+    SearchBound, Searched,
 };
 use super::push::push_bytes;
 use super::read::Args;
@@ -25,7 +25,7 @@ use crate::level::Level;
 use crate::memory;
 use crate::toolkit::board::BEYOND;
 use crate::toolkit::distances::distances_from;
-use crate::toolkit::{flee, fov, parse, reach, sample, visible};
+use crate::toolkit::{flee, fov, parse, reach, sample};
 
 /// The C functions only `luajit.lua` sees.
 const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
@@ -39,7 +39,6 @@ const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
     ("path_window", path_window),
     ("path_cells", path_cells),
     ("explore_cells", explore_cells),
-    ("visible_cells", visible_cells),
     ("sample_cells", sample_cells),
     ("parse_size", parse_size),
 ];
@@ -380,21 +379,6 @@ unsafe extern "C-unwind" fn explore_cells(state: *mut lua_State) -> c_int {
             Some(Err(why)) => Reply::Positions(Err(why)),
             None => Reply::Boolean(false),
         })
-    })
-}
-
-/// `visible` on the rectangle `luajit.lua` has read, as `(cells, window
-/// width, width, height, window x, y, x1, y1, x2, y2, options)`.
-unsafe extern "C-unwind" fn visible_cells(state: *mut lua_State) -> c_int {
-    call(state, "map.visible", |args| {
-        let size = (integer(args, 3)?, integer(args, 4)?);
-        let (from, to) = (checked_cell(args, 7, size)?, checked_cell(args, 9, size)?);
-        let (radius, opaque, window) = visible_args(args, 11, size, (from, to))?;
-        let grid = read_window(args, 5, window)?;
-        let (a, b) = (window.inside(from), window.inside(to));
-        Ok(Reply::Boolean(visible::visible(
-            &grid, a, b, radius, &opaque,
-        )))
     })
 }
 

@@ -355,13 +355,26 @@ unsafe extern "C-unwind" fn line(state: *mut lua_State) -> c_int {
 }
 
 /// `map.visible(m, x1, y1, x2, y2 [, options])`: whether the second cell
-/// is in the first's field of view.
+/// is in the first's field of view. It reads the target first: one that
+/// is not opaque is decided by the cells on the ray to it alone
+/// (`visible::along`), read one at a time up to the first that blocks; an
+/// opaque one by the rectangle between the two.
 unsafe extern "C-unwind" fn visible(state: *mut lua_State) -> c_int {
     call(state, "map.visible", |args| {
-        let (grid, from, to, radius, opaque) = args::visible(args)?;
-        Ok(Reply::Boolean(visible::visible(
-            &grid, from, to, radius, &opaque,
-        )))
+        let s = args::visible(args)?;
+        let width = s.size.0;
+        let target = args.cell_at(1, (s.to.x, s.to.y), width)?;
+        let seen = if s.opaque[target as usize] {
+            let w = s.window;
+            let grid = args.window(1, (w.x, w.y), (w.w, w.h), width)?;
+            let (from, to) = (w.inside(s.from), w.inside(s.to));
+            visible::visible(&grid, from, to, s.radius, &s.opaque)
+        } else {
+            visible::along(s.from, s.to, s.radius, &s.opaque, |p| {
+                args.cell_at(1, (p.x, p.y), width)
+            })?
+        };
+        Ok(Reply::Boolean(seen))
     })
 }
 

@@ -316,6 +316,29 @@ impl Args {
         Ok(values)
     }
 
+    /// Cell `(x, y)` of the map at `index`, of `width` columns (from
+    /// `map_size`): its row checked as `grid` checks rows, the cell read.
+    pub fn cell_at(
+        &self,
+        index: c_int,
+        (x, y): (usize, usize),
+        width: usize,
+    ) -> Result<u8, String> {
+        let mut cell = Vec::with_capacity(1);
+        unsafe {
+            let l = self.state;
+            let map = ffi::lua_absindex(l, index);
+            if ffi::lua_type(l, map) != ffi::LUA_TTABLE {
+                return Err("map must be a table of rows".into());
+            }
+            let t = ffi::lua_rawgeti(l, map, y as ffi::lua_Integer);
+            let read = read_row(l, t, y, width, x..x + 1, Some(&mut cell));
+            ffi::lua_settop(l, -2);
+            read?;
+        }
+        Ok(cell[0])
+    }
+
     /// The map table at `index`, of the `size` `map_size` gave, copied into
     /// a grid. Rows must be tables of the same length and cells one-byte
     /// strings; metatables are ignored.
