@@ -36,8 +36,9 @@ describe("map.explore", function()
       for _, start in ipairs({ m.player, { x = c[1], y = c[2] } }) do
         local a, am = map.explore(m, known, start, o)
         local b, bm = ref_explore(m, known, start.x, start.y, o)
-        assert(path_text(a) == path_text(b) and am == bm, fmt("%s from (%d,%d) %s:\n  module    %s %s\n  reference %s %s",
-          name, start.x, start.y, support.options_text(o), path_text(a), tostring(am), path_text(b), tostring(bm)))
+        assert(path_text(a) == path_text(b) and am == bm, fmt("%s from (%d,%d) %s:\n  module    %s %s\n"
+          .. "  reference %s %s", name, start.x, start.y, support.options_text(o), path_text(a), tostring(am),
+          path_text(b), tostring(bm)))
       end
     end)
   end)

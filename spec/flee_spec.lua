@@ -5,17 +5,9 @@ local map = require "map"
 local support = require "spec.support"
 local ref_flee = require("spec.reference.flee").flee
 
+local rows_diff = support.rows_diff
 local from_text, each_level = support.from_text, support.each_level
 local fmt = string.format
-
-local function rows_diff(a, b)
-  for y = 1, #b do
-    for x = 1, #b[y] do
-      if a[y][x] ~= b[y][x] then return fmt("(%d,%d): module %s, reference %s", x, y, tostring(a[y][x]), tostring(b[y][x])) end
-      if math.type and a[y][x] and math.type(a[y][x]) ~= "integer" then return fmt("(%d,%d) is a float", x, y) end
-    end
-  end
-end
 
 describe("map.flee", function()
   it("equals the reference on 312 generated levels, with every option", function()

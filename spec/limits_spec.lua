@@ -7,17 +7,9 @@ local support = require "spec.support"
 local search = require("spec.reference.search").search
 local ref_path = require "spec.reference.path"
 
+local rows_diff = support.rows_diff
 local from_text, each_level, cells_not_in = support.from_text, support.each_level, support.cells_not_in
 local fmt = string.format
-
-local function rows_diff(a, b)
-  for y = 1, #b do
-    for x = 1, #b[y] do
-      if a[y][x] ~= b[y][x] then return fmt("(%d,%d): module %s, reference %s", x, y, tostring(a[y][x]), tostring(b[y][x])) end
-      if math.type and a[y][x] and math.type(a[y][x]) ~= "integer" then return fmt("(%d,%d) is a float", x, y) end
-    end
-  end
-end
 
 -- The map with every cell the options close (avoid, not known) a wall, for
 -- the plain reference path: a wall is blocked whatever options.blocked says.

@@ -57,6 +57,22 @@ describe("the Lua result of every call stays within 32 bytes a cell (fov: 64) pl
     within_bound("path", function() return map.path(open, 2, 2, W - 1, H - 1) end)
   end)
 
+  it("the turn functions: flee's rows, parse's map, explore's and sample's cells", function()
+    within_bound("flee", function() return map.flee(cave, cave.player) end)
+    within_bound("distances within max", function() return map.distances(cave, cave.player, { max = 5 }) end)
+    within_bound("parse", function() return map.parse(map.render(cave)) end)
+    -- Everything known but a column at the far side: the longest way there.
+    local known = {}
+    for y = 1, H do
+      local row = {}
+      for x = 1, W - 2 do row[x] = true end
+      known[y] = row
+    end
+    within_bound("explore", function() return map.explore(open, known, 2, H / 2) end)
+    assert.are.equal(W - 3, #map.explore(open, known, 2, H / 2))
+    within_bound("sample", function() return map.sample(open, 10000, { seed = 1 }) end)
+  end)
+
   it("items are capped, so no call builds millions of item tables", function()
     local ok, err = pcall(map.generate_json, { width = 2000, height = 2000, seed = 2, algorithm = "cave",
       fill = 1, items = 3992000 })
