@@ -231,6 +231,29 @@ local function run_big()
   }, { a = "module", b = "fov", target = 10, against = "fov" })
 end
 
+-- What no call can go below: a call into the module that reads one cell
+-- (visible on a 1x1 map), and the 200x100 table of rows of false that
+-- distances returns with a small max, built in Lua (table.new on LuaJIT).
+local floors
+local function run_floors()
+  if not (measure.wanted("U1") or measure.wanted("U11")) then return end
+  local ok, new_tab = pcall(require, "table.new")
+  if not ok then new_tab = function() return {} end end
+  local one = { { "." } }
+  floors = measure.measure({
+    { name = "call", fn = function() return map.visible(one, 1, 1, 1, 1) and 1 or 0 end },
+    { name = "rows", fn = function()
+      local t = new_tab(100, 0)
+      for y = 1, 100 do
+        local row = new_tab(200, 0)
+        for x = 1, 200 do row[x] = false end
+        t[y] = row
+      end
+      return #t
+    end },
+  }, measure.ROUNDS)
+end
+
 -- A monster turn: what @ sees (fov radius 8), one distance map to @ that
 -- the monsters share, each monster stepping down it, and one explore.
 local function turn(l, lib)
@@ -271,6 +294,7 @@ end
 local t_start = clock()
 check()
 run_all()
+run_floors()
 run_turns()
 if measure.wanted("U8") or measure.wanted("U9") then
   make_big()
@@ -303,6 +327,12 @@ for _, t in ipairs(rows) do
     target, met and "met" or "MISSED")
 end
 out("")
+if floors then
+  out("Floors: a call into the module that reads one cell (visible on a 1x1 map) %s µs; the 200x100 table of rows",
+    fmt_us(floors.call))
+  out("of false that distances returns with a small max, built in Lua, %s µs.", fmt_us(floors.rows))
+  out("")
+end
 for _, t in ipairs(turns) do
   out("A monster turn, %s (fov radius 8 from @, one distance map to @, %d monsters stepping, one explore): "
     .. "module %s µs, pure Lua %s µs (%s).", t.name, MONSTERS, fmt_us(t.r.module), fmt_us(t.r.lua),
