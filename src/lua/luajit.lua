@@ -64,9 +64,8 @@ local function len_is_user_code(t)
 end
 
 -- Whether the table `t`, of raw length `n`, holds a positive integer key
--- past `n`: a hole, at which Lua 5.4 and LuaJIT may see different lengths.
--- Rows and maps hold no other integer keys, so this looks at the few other
--- fields only.
+-- after `n` in traversal order: a hole, at which Lua 5.4 and LuaJIT may see
+-- different lengths (has_key_beyond in src/lua/read.rs, which this follows).
 local function has_key_beyond(t, n)
   local k = next(t, n > 0 and n or nil)
   while not rawequal(k, nil) do
