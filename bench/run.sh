@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/run.sh: the whole benchmark of issue 6, one command (`make bench`
+# bench/run.sh: the whole benchmark, one command (`make bench`
 # builds first, then runs this). Prints markdown on stdout: the machine, one
 # table per interpreter, memory, the core's criterion benches, HTTP.
 #

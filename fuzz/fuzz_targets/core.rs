@@ -422,7 +422,7 @@ fn params_of<'a>(sets: &[Set<'a>]) -> Params<'a> {
 
 // ---------------------------------------------------------------------------
 // What generate must do, worked out independently from the registry's specs
-// and the README's rules (the same way tests/properties.rs derives its
+// and the rules in docs/generators.md (the same way tests/generators.rs derives its
 // expectations): the outcome, and for a refusal the start of its message.
 
 /// The request after all its sets, as a Lua table would hold it.

@@ -227,7 +227,7 @@ mod measure {
     use crate::grid::WALL;
 
     /// `cargo test dry_seeds -- --ignored --nocapture`: how often the frontier
-    /// runs dry at 80x50, the figure quoted in the README.
+    /// runs dry at 80x50, the figure docs/generators.md quotes.
     #[test]
     #[ignore]
     fn dry_seeds() {

@@ -35,7 +35,7 @@ pub const MIN_ROOM_HEIGHT: usize = 3;
 pub const MAX_ROOM_HEIGHT: usize = 6;
 
 /// Placement attempts per requested room: enough that a 60x20 map gets
-/// all ten default rooms almost always (measured, see the README), while
+/// all ten default rooms almost always (measured: docs/generators.md), while
 /// bounding the work on maps too crowded to take them all.
 pub const ATTEMPTS_PER_ROOM: usize = 10;
 
