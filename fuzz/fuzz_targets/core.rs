@@ -914,11 +914,10 @@ fn check_rooms(level: &Level, x: &Expect, dist: &[Option<u32>], params: &Params)
     if rooms.len() <= PAIRWISE_ROOMS {
         for (i, r) in rooms.iter().enumerate() {
             for other in &rooms[i + 1..] {
-                let apart = r.x + r.w < other.x
-                    || other.x + other.w < r.x
-                    || r.y + r.h < other.y
-                    || other.y + other.h < r.y;
-                assert!(apart, "{r:?} and {other:?} share a cell or touch");
+                assert!(
+                    oracle::apart(r, other),
+                    "{r:?} and {other:?} share a cell or touch"
+                );
                 assert!(
                     !r.crowds(other) && !other.crowds(r),
                     "{r:?} crowds {other:?}"

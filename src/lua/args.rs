@@ -115,17 +115,24 @@ pub(super) fn opaque(args: &Args, index: c_int) -> Result<ByteSet, String> {
 /// `distances(m, sources [, options])`.
 pub fn distances(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
     args.at_most(3)?;
-    let (width, height) = args.map_size(1)?;
-    let shape = sources_shape(args, 2)?;
-    let walk = walk(args, 3)?;
+    let size = args.map_size(1)?;
+    let (sources, walk) = sources_and_walk(args, 2, size)?;
+    Ok((args.grid(1, size)?, sources, walk))
+}
+
+/// `distances`' sources at `index` and options after them, for a map of
+/// `size`: the sources are counted, and the call's memory bound checked,
+/// before any is read.
+pub(super) fn sources_and_walk(
+    args: &Args,
+    index: c_int,
+    size: (usize, usize),
+) -> Result<(Vec<Pos>, Walk), String> {
+    let shape = sources_shape(args, index)?;
+    let walk = walk(args, index + 1)?;
     let weighted = walk.cost.is_some();
-    memory::check(memory::bound_distances(
-        (width, height),
-        shape.count(),
-        weighted,
-    ))?;
-    let sources = sources(args, 2, shape, width, height)?;
-    Ok((args.grid(1, (width, height))?, sources, walk))
+    memory::check(memory::bound_distances(size, shape.count(), weighted))?;
+    Ok((sources(args, index, shape, size.0, size.1)?, walk))
 }
 
 /// `path(m, x1, y1, x2, y2 [, options])`.
@@ -170,7 +177,7 @@ impl Sources {
 
 /// The shape of the `sources` at `index`: one position `{x=, y=}` or a
 /// non-empty array of them, counted before any is read.
-pub(super) fn sources_shape(args: &Args, index: c_int) -> Result<Sources, String> {
+fn sources_shape(args: &Args, index: c_int) -> Result<Sources, String> {
     const WHAT: &str = "sources must be a position {x=, y=} or a non-empty array of them";
     if !args.is_table(index) {
         return Err(format!("{WHAT}, got {}", type_of(args.get(index))));
@@ -187,7 +194,7 @@ pub(super) fn sources_shape(args: &Args, index: c_int) -> Result<Sources, String
 }
 
 /// The positions of the `sources` at `index`, of the shape `shape`.
-pub(super) fn sources(
+fn sources(
     args: &Args,
     index: c_int,
     shape: Sources,
@@ -251,7 +258,7 @@ fn field_position(
 }
 
 /// The walking options of `distances` and `path`.
-pub(super) fn walk(args: &Args, index: c_int) -> Result<Walk, String> {
+fn walk(args: &Args, index: c_int) -> Result<Walk, String> {
     let mut walk = Walk::new();
     let mut cost_at = None;
     read_options(

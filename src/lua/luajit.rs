@@ -12,7 +12,7 @@ use std::ffi::c_int;
 use mlua::ffi::{self, lua_State};
 use mlua::{Lua, Table};
 
-use super::args::{opaque, position, radius, sources, sources_shape, walk};
+use super::args::{opaque, position, radius, sources_and_walk};
 use super::push::push_bytes;
 use super::read::Args;
 use super::{call, Reply, Upvalues};
@@ -104,16 +104,7 @@ fn fov_args(args: &Args) -> Result<(Grid, Pos, Option<usize>, ByteSet), String> 
 /// checked, as `(cells, width, sources, options)`.
 fn distances_args(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
     let cells = Cells::of(args)?;
-    let (width, height) = (cells.width, cells.height());
-    let shape = sources_shape(args, 3)?;
-    let walk = walk(args, 4)?;
-    let weighted = walk.cost.is_some();
-    memory::check(memory::bound_distances(
-        (width, height),
-        shape.count(),
-        weighted,
-    ))?;
-    let sources = sources(args, 3, shape, width, height)?;
+    let (sources, walk) = sources_and_walk(args, 3, (cells.width, cells.height()))?;
     Ok((cells.grid(), sources, walk))
 }
 
