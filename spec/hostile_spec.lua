@@ -268,6 +268,7 @@ describe("maps that are not maps", function()
     { "fov", function(m) return map.fov(m, 1, 1) end },
     { "distances", function(m) return map.distances(m, { x = 1, y = 1 }) end },
     { "path", function(m) return map.path(m, 1, 1, 1, 1) end },
+    { "autotile", function(m) return map.autotile(m) end },
   }
   for _, reader in ipairs(readers) do
     local fn, call = reader[1], reader[2]
@@ -517,6 +518,7 @@ describe("a finalizer storm", function()
     distances = function(a) return map.distances(a.m, a.sources, a.options) end,
     distances_one = function(a) return map.distances(a.m, a.sources[1], a.options) end,
     path = function(a) return map.path(a.m, 1, 1, 4, 3, a.options) end,
+    autotile = function(a) return map.autotile(a.m, { chars = "#.", mode = "8" }) end,
   }
 
   local CHANGES = {

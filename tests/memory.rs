@@ -13,7 +13,7 @@ use map::grid::{Grid, Pos};
 use map::level::json;
 use map::level::{self, generate, Params};
 use map::memory;
-use map::toolkit::{board, distances, fov, path, reach};
+use map::toolkit::{autotile, board, distances, fov, path, reach};
 
 /// Large, small and narrow maps (the bounds are per cell; debug builds are
 /// slow, so not the largest).
@@ -106,6 +106,25 @@ fn the_toolkit_stays_within_its_bound() {
             (seen, bytes)
         });
         checks.push(("fov".into(), peak, memory::bound_fov(cells)));
+        let tile = autotile::Autotile {
+            class: map::grid::byte_set(b"#"),
+            mode: autotile::Mode::Blob,
+            edge: true,
+            index: false,
+        };
+        let (_, peak) = peak_of(|| {
+            let masks = autotile::masks(&grid.clone(), &tile);
+            let rows: Vec<u64> = masks
+                .iter()
+                .map(|m| m.map_or(u64::MAX, u64::from))
+                .collect();
+            let bytes: Vec<u8> = masks
+                .iter()
+                .flat_map(|m| m.map_or(u16::MAX, u16::from).to_ne_bytes())
+                .collect();
+            (masks, rows, bytes)
+        });
+        checks.push(("autotile".into(), peak, memory::bound_autotile(size)));
         for (rule, walk) in [("unit", &unit), ("weighted", &weighted)] {
             let is_weighted = walk.cost.is_some();
             let (_, peak) = peak_of(|| {

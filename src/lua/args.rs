@@ -9,6 +9,7 @@ use crate::generators::Generator;
 use crate::grid::{byte_set, ByteSet, Grid, Pos};
 use crate::level::{self, Level, Params};
 use crate::memory;
+use crate::toolkit::autotile::{Autotile, Mode};
 use crate::toolkit::board::{Walk, MAX_COST, MIN_COST};
 
 /// `new_map(width, height)`.
@@ -144,6 +145,55 @@ pub fn path(args: &Args) -> Result<(Grid, Pos, Pos, Walk), String> {
     let walk = walk(args, 6)?;
     memory::check(memory::bound_path((w, h), walk.cost.is_some()))?;
     Ok((args.grid(1, (w, h))?, from, to, walk))
+}
+
+/// `autotile(m [, options])`.
+pub fn autotile(args: &Args) -> Result<(Grid, Autotile), String> {
+    args.at_most(2)?;
+    let size = args.map_size(1)?;
+    let tile = autotile_options(args, 2)?;
+    memory::check(memory::bound_autotile(size))?;
+    Ok((args.grid(1, size)?, tile))
+}
+
+/// `autotile`'s options: the class's characters, the mode, the edge rule,
+/// and ranks instead of masks (blob only).
+pub(super) fn autotile_options(args: &Args, index: c_int) -> Result<Autotile, String> {
+    let mut tile = Autotile {
+        class: byte_set(b"#"),
+        mode: Mode::Blob,
+        edge: true,
+        index: false,
+    };
+    read_options(
+        args,
+        index,
+        &["chars", "edge", "index", "mode"],
+        |name, value| {
+            match (name, value) {
+                ("chars", Arg::Str(chars)) if !chars.is_empty() => tile.class = byte_set(chars),
+                ("chars", other) => {
+                    return Err(format!(
+                        "chars must be a non-empty string of characters, got {other}"
+                    ))
+                }
+                ("mode", Arg::Str(b"blob")) => tile.mode = Mode::Blob,
+                ("mode", Arg::Str(b"8")) => tile.mode = Mode::Eight,
+                ("mode", Arg::Str(b"4")) => tile.mode = Mode::Four,
+                ("mode", other) => {
+                    return Err(format!(r#"mode must be "blob", "8" or "4", got {other}"#))
+                }
+                (_, Arg::Bool(b)) if name == "edge" => tile.edge = b,
+                (_, Arg::Bool(b)) => tile.index = b,
+                (_, other) => return Err(format!("{name} must be a boolean, got {other}")),
+            }
+            Ok(())
+        },
+    )?;
+    if tile.index && tile.mode != Mode::Blob {
+        return Err(r#"index applies only to mode "blob""#.into());
+    }
+    Ok(tile)
 }
 
 /// A cell of a `width` x `height` map from its coordinates.

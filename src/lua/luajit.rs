@@ -12,7 +12,7 @@ use std::ffi::c_int;
 use mlua::ffi::{self, lua_State};
 use mlua::{Lua, Table};
 
-use super::args::{opaque, position, radius, sources_and_walk};
+use super::args::{autotile_options, opaque, position, radius, sources_and_walk};
 use super::push::push_bytes;
 use super::read::Args;
 use super::{call, Reply, Upvalues};
@@ -22,7 +22,7 @@ use crate::level::Level;
 use crate::memory;
 use crate::toolkit::board::{Walk, UNREACHED};
 use crate::toolkit::distances::distances;
-use crate::toolkit::{fov, reach};
+use crate::toolkit::{autotile, fov, reach};
 
 /// The C functions only `luajit.lua` sees.
 const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
@@ -30,6 +30,7 @@ const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
     ("reach_cells", reach_cells),
     ("fov_cells", fov_cells),
     ("distances_cells", distances_cells),
+    ("autotile_cells", autotile_cells),
 ];
 
 /// Runs `luajit.lua` with the module table and the helpers; it replaces
@@ -82,6 +83,23 @@ unsafe extern "C-unwind" fn distances_cells(state: *mut lua_State) -> c_int {
         let bytes = dist
             .iter()
             .flat_map(|&d| if d == UNREACHED { -1.0 } else { d as f64 }.to_ne_bytes())
+            .collect();
+        Ok(Reply::Text(bytes))
+    })
+}
+
+/// `autotile` on a map `luajit.lua` has read, as `(cells, width, options)`:
+/// one native-endian `u16` per cell, the mask or rank, or `u16::MAX` for a
+/// cell of no class.
+unsafe extern "C-unwind" fn autotile_cells(state: *mut lua_State) -> c_int {
+    call(state, "map.autotile", |args| {
+        let cells = Cells::of(args)?;
+        let tile = autotile_options(args, 3)?;
+        memory::check(memory::bound_autotile((cells.width, cells.height())))?;
+        let masks = autotile::masks(&cells.grid(), &tile);
+        let bytes = masks
+            .iter()
+            .flat_map(|m| m.map_or(u16::MAX, u16::from).to_ne_bytes())
             .collect();
         Ok(Reply::Text(bytes))
     })
