@@ -116,12 +116,15 @@ pub fn bound_sources(sources: usize) -> usize {
 }
 
 /// `flee`: `distances`, then the rescan over its scaled values: the cells
-/// it may not enter (a byte each), a second board and Dijkstra's search,
-/// every reached cell as a source with its key (16 bytes) and the new
-/// distances (8).
+/// it may not enter (a byte a cell, then a byte a padded cell), a second
+/// board and Dijkstra's search, every reached cell as a source with its
+/// key (16 bytes) and the new distances (8).
 pub fn bound_flee(size: (usize, usize), sources: usize, weighted: bool) -> usize {
     let cells = size.0 * size.1;
-    bound_distances(size, sources, weighted) + bound_search(size, cells, true) + 25 * cells
+    bound_distances(size, sources, weighted)
+        + bound_search(size, cells, true)
+        + 25 * cells
+        + padded(size)
 }
 
 /// `explore`: the map's copy, the known and avoided cells as read and as

@@ -110,6 +110,9 @@ pub(crate) struct Board {
     /// The highest distance a search settles (`limit`); farther cells stay
     /// unreached.
     limit: u64,
+    /// Per padded cell, whether Dijkstra's search may not enter it though
+    /// it is open (`bar`); empty for none.
+    barred: Vec<bool>,
 }
 
 impl Board {
@@ -143,6 +146,7 @@ impl Board {
             weighted: walk.cost.is_some(),
             offsets: DIRECTIONS.map(|(dx, dy)| (dx + dy * s, dx, dy * s)),
             limit: u64::MAX,
+            barred: Vec::new(),
         }
     }
 
@@ -224,6 +228,20 @@ impl Board {
                 self.open -= 1;
             }
         }
+    }
+
+    /// Bars the cells of the grid that `barred` (row-major) marks from
+    /// Dijkstra's search (`search_keyed`, weighted searches): it does not
+    /// enter them, but unlike closed cells they are no corners, so a
+    /// diagonal step may pass beside them. `flee`'s rescan keeps to the
+    /// cells its first search reached, beside unreached cells that can be
+    /// entered all the same (beyond `max`).
+    pub(crate) fn bar(&mut self, barred: &[bool]) {
+        let mut padded = vec![false; self.cells.len()];
+        for (k, _) in barred.iter().enumerate().filter(|(_, &b)| b) {
+            padded[(k / self.width + 1) * self.stride + k % self.width + 1] = true;
+        }
+        self.barred = padded;
     }
 
     /// Searches settle no cell farther than `limit` (which the sources'
@@ -333,7 +351,9 @@ impl Board {
             }
             let leave = if backward.is_some() { self.cost(i) } else { 0 };
             for k in 0..n {
-                if let Some(j) = self.step(i, k, |j| self.is_open(j) | (j == start)) {
+                let enters =
+                    |j| (self.is_open(j) && self.barred.get(j) != Some(&true)) | (j == start);
+                if let Some(j) = self.step(i, k, enters) {
                     let arrive = if backward.is_some() { 0 } else { self.cost(j) };
                     let next = g + leave + arrive;
                     if next < d[j] && next <= self.limit {

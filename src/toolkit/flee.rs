@@ -62,12 +62,13 @@ pub fn flee(
     let Some(least) = values.iter().copied().filter(|&v| v != BEYOND).min() else {
         return Ok(values);
     };
-    let shut: Vec<bool> = (0..values.len())
-        .map(|i| values[i] == BEYOND || limits.closed.get(i) == Some(&true))
-        .collect();
+    // The rescan enters reached cells only; an unreached cell that can be
+    // entered (beyond `max`) is still no corner for a diagonal step.
+    let unreached: Vec<bool> = values.iter().map(|&v| v == BEYOND).collect();
     let mut board = Board::new(grid, walk);
-    board.close(&shut);
-    drop(shut);
+    board.close(&limits.closed);
+    board.bar(&unreached);
+    drop(unreached);
     let keyed: Vec<(usize, u64)> = (0..values.len())
         .filter(|&i| values[i] != BEYOND)
         .map(|i| (board.index(grid.pos(i)), (values[i] - least) as u64))
@@ -142,6 +143,30 @@ mod tests {
         assert_eq!(d[..5], [-2, -3, -4, BEYOND, BEYOND]);
         assert_eq!(d[5..10], [-3, -4, BEYOND, BEYOND, BEYOND]);
         assert_eq!(d[10..], [-4, BEYOND, BEYOND, BEYOND, BEYOND]);
+    }
+
+    #[test]
+    fn a_cell_beyond_max_is_no_corner_of_the_rescan() {
+        // `=` costs 2 and `~` 9: from (1,2) within 2, `~` is unreached but
+        // can be entered, so the diagonal step from `=` to (2,2) passes it
+        // as the first search's steps do (found by the toolkit fuzz target).
+        let g = Grid::from_rows(&["=~", ".."]);
+        let mut cost = Box::new([1; 256]);
+        cost[b'=' as usize] = 2;
+        cost[b'~' as usize] = 9;
+        let walk = Walk {
+            diagonal: true,
+            cost: Some(cost),
+            ..Walk::new()
+        };
+        let limits = Limits {
+            max: Some(2),
+            ..Limits::default()
+        };
+        let d = flee(&g, &[at(1, 2).into()], &walk, &limits, -10.0).unwrap();
+        // Distances 2 - / 0 1, scaled -20 - / 0 -10; (1,2) takes -20 + 1,
+        // and (2,2) -20 + 1 too, diagonally from (1,1).
+        assert_eq!(d, [-20, BEYOND, -19, -19]);
     }
 
     #[test]
