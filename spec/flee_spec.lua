@@ -15,6 +15,8 @@ describe("map.flee", function()
       local options = {
         {}, { factor = -0.1 }, { factor = -10 }, { factor = -1.7, diagonal = true }, { max = 8 },
         { cost = { ["."] = 1, ["$"] = 6 } }, { avoid = m.items, known = map.fov(m, m.player, 12) },
+        -- Cells beyond max beside the reached ones, and diagonal steps past them.
+        { max = 5, diagonal = true, factor = -10, cost = { ["."] = 1, ["$"] = 9, ["!"] = 2 } },
       }
       local o = options[rand(#options)]
       local sources = ({ m.player, m.items, { m.stairs, { x = m.player.x, y = m.player.y, value = 4 } } })[rand(3)]
