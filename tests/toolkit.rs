@@ -16,17 +16,18 @@
 //! Cases come from `map::rng::Rng` with fixed seeds, so every run checks the
 //! same ones and a failure names the one that broke.
 
-use map::args::Arg;
 use map::grid::{byte_set, ByteSet, Grid, Pos, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
-use map::level::{generate, Params};
 use map::rng::Rng;
 use map::toolkit::board::{Walk, UNREACHED};
 use map::toolkit::flood::{self, Flood};
 use map::toolkit::reach::{self, Unreachable};
 
+#[path = "support/cases.rs"]
+mod cases;
 #[path = "support/oracle.rs"]
 mod oracle;
 
+use cases::{level, noise};
 use map::toolkit::distances::distances;
 use map::toolkit::fov::visible;
 use map::toolkit::path::{path, NoPath};
@@ -35,47 +36,21 @@ use oracle::{around, check_window, cost_of, legal};
 // ---------------------------------------------------------------------------
 // Cases.
 
-fn level(algorithm: &'static [u8], width: i64, height: i64, seed: i64) -> Grid {
-    let params = Params::new(Arg::Int(width), Arg::Int(height), Arg::Int(seed))
-        .with(b"algorithm", Arg::Str(algorithm));
-    generate(&params).expect("a valid level").grid
-}
-
 /// Rooms and cave levels of a few sizes.
 fn levels() -> Vec<(String, Grid)> {
     let mut out = Vec::new();
     for seed in 0..6 {
-        for (name, w, h) in [(&b"rooms"[..], 60, 20), (b"cave", 40, 25), (b"cave", 7, 30)] {
-            let case = format!("{} {w}x{h} seed {seed}", String::from_utf8_lossy(name));
+        for (name, w, h) in [("rooms", 60, 20), ("cave", 40, 25), ("cave", 7, 30)] {
+            let case = format!("{name} {w}x{h} seed {seed}");
             out.push((case, level(name, w, h, seed)));
         }
     }
     out
 }
 
-/// Borderless grids of `.`, `#` and a few other characters, at several
-/// densities, from 1x1 up.
-fn noise(rng: &mut Rng, count: usize) -> Vec<(String, Grid)> {
-    (0..count)
-        .map(|n| {
-            let (w, h) = (rng.range(1, 24), rng.range(1, 24));
-            let walls = rng.range(0, 60);
-            let cells = (0..w * h)
-                .map(|_| match rng.below(100) {
-                    r if r < walls => b'#',
-                    r if r < walls + 5 => b'~',
-                    r if r < walls + 8 => b'+',
-                    _ => b'.',
-                })
-                .collect();
-            (format!("noise {n} {w}x{h}"), Grid::from_cells(w, h, cells))
-        })
-        .collect()
-}
-
 fn all_cases() -> Vec<(String, Grid)> {
     let mut cases = levels();
-    cases.extend(noise(&mut Rng::new(7), 150));
+    cases.extend(noise(&mut Rng::new(7), 150, 24));
     cases
 }
 

@@ -238,36 +238,11 @@ impl Args {
         &self,
         index: c_int,
         name: &str,
-        (x0, y0): (usize, usize),
-        (w, h): (usize, usize),
+        corner: (usize, usize),
+        size: (usize, usize),
     ) -> Result<Vec<bool>, String> {
-        let mut flags = Vec::with_capacity(w * h);
-        unsafe {
-            let l = self.state;
-            let t = ffi::lua_absindex(l, index);
-            for y in y0..y0 + h {
-                let kind = ffi::lua_rawgeti(l, t, y as ffi::lua_Integer);
-                let row = ffi::lua_gettop(l);
-                if kind == ffi::LUA_TTABLE {
-                    flags.extend((x0..x0 + w).map(|x| {
-                        ffi::lua_rawgeti(l, row, x as ffi::lua_Integer);
-                        let truthy = ffi::lua_toboolean(l, -1) != 0;
-                        ffi::lua_settop(l, -2);
-                        truthy
-                    }));
-                }
-                ffi::lua_settop(l, -2);
-                match kind {
-                    ffi::LUA_TTABLE => {}
-                    ffi::LUA_TNIL => flags.extend(std::iter::repeat_n(false, w)),
-                    other => {
-                        let got = type_name(l, other);
-                        return Err(format!("{name}[{y}] must be a table or nil, got {got}"));
-                    }
-                }
-            }
-        }
-        Ok(flags)
+        let truthy = |v: Arg, _, _| Ok(!matches!(v, Arg::Missing | Arg::Bool(false)));
+        self.cells_of_rows(index, name, corner, size, Some(false), truthy)
     }
 
     /// The cells `(x0, y0) + (w, h)` of the table of rows of values at
@@ -278,42 +253,65 @@ impl Args {
         &self,
         index: c_int,
         name: &str,
+        corner: (usize, usize),
+        size: (usize, usize),
+    ) -> Result<Vec<i64>, String> {
+        let value = |v: Arg, x, y| match (v, v.integer()) {
+            (Arg::Bool(false), _) => Ok(BEYOND),
+            (_, Some(i)) if i.unsigned_abs() <= MAX_VALUE as u64 => Ok(i),
+            _ => Err(format!(
+                "{name}[{y}][{x}] must be false or an integer with |v| <= 2^53, got {v}"
+            )),
+        };
+        self.cells_of_rows(index, name, corner, size, None, value)
+    }
+
+    /// Cells `x0 .. x0+w` of rows `y0 .. y0+h` of the table of rows at
+    /// `index` (`name` in messages), each read raw and turned by `cell`
+    /// (given it and its `x, y`), row-major; a row that is nil gives
+    /// `nil_row` for each of its cells, or, without one, is an error, as
+    /// is a row of any other type. The first error in row order is the one
+    /// returned.
+    fn cells_of_rows<T: Clone>(
+        &self,
+        index: c_int,
+        name: &str,
         (x0, y0): (usize, usize),
         (w, h): (usize, usize),
-    ) -> Result<Vec<i64>, String> {
-        let mut values = Vec::with_capacity(w * h);
+        nil_row: Option<T>,
+        mut cell: impl FnMut(Arg, usize, usize) -> Result<T, String>,
+    ) -> Result<Vec<T>, String> {
+        let mut out = Vec::with_capacity(w * h);
         unsafe {
             let l = self.state;
             let t = ffi::lua_absindex(l, index);
             for y in y0..y0 + h {
                 let kind = ffi::lua_rawgeti(l, t, y as ffi::lua_Integer);
                 let row = ffi::lua_gettop(l);
-                let read = if kind == ffi::LUA_TTABLE {
-                    (x0..x0 + w).try_for_each(|x| {
+                let read = match (kind, &nil_row) {
+                    (ffi::LUA_TTABLE, _) => (x0..x0 + w).try_for_each(|x| {
                         ffi::lua_rawgeti(l, row, x as ffi::lua_Integer);
                         // A string stays alive while the row holds it.
                         let v = value(l, -1);
                         ffi::lua_settop(l, -2);
-                        values.push(match (v, v.integer()) {
-                            (Arg::Bool(false), _) => BEYOND,
-                            (_, Some(i)) if i.unsigned_abs() <= MAX_VALUE as u64 => i,
-                            _ => {
-                                return Err(format!(
-                                    "{name}[{y}][{x}] must be false or an integer with |v| <= 2^53, got {v}"
-                                ))
-                            }
-                        });
+                        out.push(cell(v, x, y)?);
                         Ok(())
-                    })
-                } else {
-                    let got = type_name(l, kind);
-                    Err(format!("{name}[{y}] must be a table, got {got}"))
+                    }),
+                    (ffi::LUA_TNIL, Some(none)) => {
+                        out.extend(std::iter::repeat_n(none.clone(), w));
+                        Ok(())
+                    }
+                    (other, _) => {
+                        let or_nil = if nil_row.is_some() { " or nil" } else { "" };
+                        let got = type_name(l, other);
+                        Err(format!("{name}[{y}] must be a table{or_nil}, got {got}"))
+                    }
                 };
                 ffi::lua_settop(l, -2);
                 read?;
             }
         }
-        Ok(values)
+        Ok(out)
     }
 
     /// Cell `(x, y)` of the map at `index`, of `width` columns (from

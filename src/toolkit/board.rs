@@ -68,7 +68,7 @@ impl Default for Walk {
 
 /// Index offsets `(dx, dy)` of the eight directions in the tie order of
 /// `path`: N, E, S, W, then NE, SE, SW, NW (`y` grows southwards).
-const DIRECTIONS: [(isize, isize); 8] = [
+pub(crate) const DIRECTIONS: [(isize, isize); 8] = [
     (0, -1),
     (1, 0),
     (0, 1),

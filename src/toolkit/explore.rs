@@ -1,7 +1,7 @@
 //! Auto-explore: the way to the nearest cell at the edge of what a game
 //! knows of its map.
 
-use super::board::{Limits, Walk, BEYOND};
+use super::board::{Limits, Walk, BEYOND, DIRECTIONS};
 use super::distances::distances_from;
 use super::path::path_within;
 use crate::grid::{Grid, Pos};
@@ -58,7 +58,7 @@ pub fn explore_within(
         known[i]
             && !is_avoided(i)
             && !walk.blocked[grid.cells()[i] as usize]
-            && NEIGHBOURS[..n].iter().any(|&(dx, dy)| {
+            && DIRECTIONS[..n].iter().any(|&(dx, dy)| {
                 let (nx, ny) = (x + dx, y + dy);
                 (0..w).contains(&nx) && (0..h).contains(&ny) && !known[(ny * w + nx) as usize]
             })
@@ -70,18 +70,6 @@ pub fn explore_within(
     let path = path_within(grid, start, grid.pos(target), walk, &limits);
     Some(path.expect("the search reached the target"))
 }
-
-/// The 4 and then the 8 neighbours of a cell, as `(dx, dy)`.
-const NEIGHBOURS: [(isize, isize); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
 
 #[cfg(test)]
 mod tests {
