@@ -143,14 +143,7 @@ fn the_toolkit_stays_within_its_bound() {
                 memory::bound_path(size, is_weighted),
             ));
         }
-        for (call, peak, bound) in checks {
-            println!(
-                "{call} on {name}: {:.1} B/cell, bound {:.1}",
-                peak as f64 / cells as f64,
-                bound as f64 / cells as f64
-            );
-            assert!(peak <= bound, "{call} on {name}: {peak} > {bound}");
-        }
+        report(&name, cells, checks);
     }
 }
 
@@ -337,14 +330,7 @@ fn the_turn_functions_stay_within_their_bounds() {
         let n = size.0.max(size.1);
         let (_, peak) = peak_of(|| line::line((1, 1), (n as i64, 7)));
         checks.push(("line".into(), peak, memory::bound_line(n)));
-        for (call, peak, bound) in checks {
-            println!(
-                "{call} on {name}: {:.1} B/cell, bound {:.1}",
-                peak as f64 / cells as f64,
-                bound as f64 / cells as f64
-            );
-            assert!(peak <= bound, "{call} on {name}: {peak} > {bound}");
-        }
+        report(&name, cells, checks);
     }
 }
 
@@ -369,4 +355,17 @@ fn many_valued_sources_stay_within_the_bound() {
     println!("{count} valued sources on 100x100: {peak} bytes, bound {bound}");
     assert!(peak <= bound, "{peak} > {bound}");
     assert!(memory::bound_sources(count) < bound);
+}
+
+/// Prints each call's peak and bound per cell of the map `name` of `cells`
+/// cells, and checks the peak is within the bound.
+fn report(name: &str, cells: usize, checks: Vec<(String, usize, usize)>) {
+    for (call, peak, bound) in checks {
+        println!(
+            "{call} on {name}: {:.1} B/cell, bound {:.1}",
+            peak as f64 / cells as f64,
+            bound as f64 / cells as f64
+        );
+        assert!(peak <= bound, "{call} on {name}: {peak} > {bound}");
+    }
 }

@@ -25,7 +25,7 @@ use crate::level::Level;
 use crate::memory;
 use crate::toolkit::board::BEYOND;
 use crate::toolkit::distances::distances_from;
-use crate::toolkit::{autotile, flee, fov, parse, reach, sample};
+use crate::toolkit::{autotile, fov, parse, reach, sample};
 
 /// The C functions only `luajit.lua` sees.
 const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
@@ -100,15 +100,7 @@ unsafe extern "C-unwind" fn distances_cells(state: *mut lua_State) -> c_int {
 unsafe extern "C-unwind" fn flee_cells(state: *mut lua_State) -> c_int {
     call(state, "map.flee", |args| {
         let s = searched_cells(args, args::FLEE, memory::bound_flee)?;
-        let values =
-            flee::flee(&s.grid, &s.sources, &s.walk, &s.limits, s.factor).map_err(|e| {
-                flee::Overflow {
-                    at: s.window.outside(e.at),
-                    ..e
-                }
-                .to_string()
-            })?;
-        Ok(Reply::Text(doubles(&values)))
+        Ok(Reply::Text(doubles(&super::safety_map(&s)?)))
     })
 }
 

@@ -289,15 +289,19 @@ unsafe extern "C-unwind" fn step(state: *mut lua_State) -> c_int {
 unsafe extern "C-unwind" fn flee(state: *mut lua_State) -> c_int {
     call(state, "map.flee", |args| {
         let s = args::searched(args, args::FLEE, memory::bound_flee)?;
-        let values =
-            flee::flee(&s.grid, &s.sources, &s.walk, &s.limits, s.factor).map_err(|e| {
-                flee::Overflow {
-                    at: s.window.outside(e.at),
-                    ..e
-                }
-                .to_string()
-            })?;
-        Ok(rows(&s, values))
+        Ok(rows(&s, safety_map(&s)?))
+    })
+}
+
+/// The safety map `s` asks for, over its window, or the error of a value
+/// too large, naming its cell of the map.
+pub(super) fn safety_map(s: &args::Searched) -> Result<Vec<i64>, String> {
+    flee::flee(&s.grid, &s.sources, &s.walk, &s.limits, s.factor).map_err(|e| {
+        flee::Overflow {
+            at: s.window.outside(e.at),
+            ..e
+        }
+        .to_string()
     })
 }
 
