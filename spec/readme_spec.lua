@@ -1,6 +1,8 @@
--- The generators' reference in docs/generators.md is made from the module
--- (docs/algorithms.lua, `make readme`): it must say exactly what
--- map.ALGORITHMS and map.describe say, with sample maps the module prints today.
+-- The docs say what the module does. The generators' reference in
+-- docs/generators.md is made from the module (docs/algorithms.lua, `make
+-- readme`): it must say exactly what map.ALGORITHMS and map.describe say, with
+-- sample maps the module prints today; the game loops of the README and
+-- docs/api.md must run as written.
 local support = require "spec.support"
 
 describe("docs/generators.md", function()
@@ -14,5 +16,49 @@ describe("docs/generators.md", function()
 
   it("docs/autotile-blob.svg pictures the 47 blob masks as the module numbers them", function()
     assert.are.equal(dofile("docs/blob_tiles.lua"), support.read_file("docs/autotile-blob.svg"), "run `make readme`")
+  end)
+end)
+
+-- The Lua blocks from `heading` on in `path` (the `count` after it), run as
+-- one chunk: the examples must work as written.
+local function blocks(path, heading, count)
+  local text = support.read_file(path)
+  local at = assert(text:find(heading, 1, true), heading)
+  local code = {}
+  for _ = 1, count do
+    local _, to = assert(text:find("```lua\n", at, true))
+    local stop = assert(text:find("\n```", to, true))
+    code[#code + 1] = text:sub(to + 1, stop)
+    at = stop + 4
+  end
+  return table.concat(code, "\n")
+end
+
+describe("the game loops of the README and docs/api.md", function()
+  local printed
+  local function run(code, name)
+    printed = {}
+    local env = setmetatable({ print = function(...) printed[#printed + 1] = table.concat({ ... }, " ") end },
+      { __index = _G })
+    local chunk = assert((loadstring or load)(code .. "\nreturn m, monsters, seen", "=" .. name, "t", env))
+    if setfenv then setfenv(chunk, env) end
+    return chunk()
+  end
+
+  it("the README's turn explores the whole level, with the monsters chasing", function()
+    local m, monsters, seen = run(blocks("README.md", "## The Lua API in brief", 2), "README")
+    assert.are.equal(3, #monsters)
+    local map = require "map"
+    local d = map.distances(m, m.player)
+    for y = 1, #d do
+      for x = 1, #d[y] do
+        if d[y][x] then assert(seen[y][x], ("(%d,%d) reachable, never seen"):format(x, y)) end
+      end
+    end
+  end)
+
+  it("docs/api.md's game loop ends explored", function()
+    run(blocks("docs/api.md", "## A game loop", 1), "api.md")
+    assert.are.equal("explored in 512 turns", printed[#printed])
   end)
 end)
