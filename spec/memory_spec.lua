@@ -81,6 +81,7 @@ describe("the Lua result of every call stays within its bound per cell and per r
       end
       within_bound("explore", function() return map.explore(m, known, from) end, "path", w, h)
       within_bound("sample", function() return map.sample(m, 10000, { seed = 1 }) end, "path", w, h)
+      within_bound("line", function() return map.line(1, 1, w * h, 7) end, "path", w * h, 1)
     end)
   end
 
