@@ -104,3 +104,16 @@ pub fn bound_path(size: (usize, usize), weighted: bool) -> usize {
     let cells = size.0 * size.1;
     cells + bound_search(size, 1, weighted) + 16 * cells + FIXED
 }
+
+/// Per cell, at most, for what `vaults`, `arrive` and `place` add while a
+/// level is made: the vaults' owners, the tunnels' marks and queue, the
+/// walking distances and sight from `@` and the candidate cells.
+const DESIGN_PER_CELL: usize = 32;
+
+/// What `vaults`, `arrive` and `place` add to `bound_generate` on a map of
+/// `cells` cells: besides the per-cell share, the templates (as given and
+/// turned, with their entrances: 24 bytes a cell) and the placed cells.
+pub fn bound_design(cells: usize, template_cells: usize, copies: usize, placed: usize) -> usize {
+    let _ = copies;
+    DESIGN_PER_CELL * cells + 24 * template_cells + 64 * placed + FIXED
+}
