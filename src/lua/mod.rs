@@ -15,6 +15,7 @@
 //! On LuaJIT some functions take another route (`luajit.rs`).
 
 mod args;
+mod design;
 #[cfg(feature = "luajit")]
 mod luajit;
 mod push;

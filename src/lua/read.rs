@@ -48,6 +48,16 @@ fields! {
     X = "x",
     Y = "y",
     Cost = "cost",
+    Vaults = "vaults",
+    Rows = "rows",
+    Count = "count",
+    Rotate = "rotate",
+    Required = "required",
+    Arrive = "arrive",
+    Place = "place",
+    Char = "char",
+    Min = "min",
+    Hidden = "hidden",
 }
 
 /// The upvalue of every exported function that holds the field names.
