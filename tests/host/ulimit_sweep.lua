@@ -1,4 +1,4 @@
--- Issue 9, defect 1, at every margin: under `ulimit -v 300000`
+-- Out of address space, at every margin: under `ulimit -v 300000`
 -- (tests/host/run.sh), on Lua 5.4 and LuaJIT. For each headroom from 0 to
 -- 64 MiB, fills the address space but for that headroom, then calls every
 -- export on a 1000x1000 map. Whether the module's memory check passes or
