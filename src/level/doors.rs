@@ -27,7 +27,8 @@ pub const OPTION: OptionSpec = OptionSpec {
 
 /// Turns the doors of every room into `+` and returns them in row-major
 /// order, each once (a wall between two rooms is on both rings). No cell
-/// `fixed` accepts becomes a door (a vault's cells are its template's).
+/// `fixed` accepts becomes a door (a vault's cells are its template's), and
+/// none touches a `+` already on the grid.
 pub fn add(grid: &mut Grid, rooms: &[Rect], fixed: impl Fn(usize) -> bool) -> Vec<Pos> {
     let mut candidates: Vec<(usize, usize)> = Vec::new();
     for room in rooms {
@@ -48,7 +49,11 @@ pub fn add(grid: &mut Grid, rooms: &[Rect], fixed: impl Fn(usize) -> bool) -> Ve
     }
     candidates.sort_by_key(|&(door, _)| door);
     candidates.dedup_by_key(|&mut (door, _)| door);
+    // Doors already there (a vault's) keep new ones away too.
     let mut near = vec![false; grid.cells().len()];
+    for i in (0..grid.cells().len()).filter(|&i| grid.cells()[i] == DOOR) {
+        mark_around(&mut near, grid, i);
+    }
     let mut doors = Vec::new();
     for (door, front) in candidates {
         if near[door] || near[front] {
