@@ -585,15 +585,19 @@ end)
 describe("hostile vaults, arrive and place", function()
   local FNS = { "generate", "generate_text", "generate_json" }
   local T = "a table {rows=, count=, rotate=, required=}"
+  local VAULTS = "vaults must be an array of templates {rows=, count=, rotate=, required=}, got "
+  local CHAR = "place[1].char must be one printable ASCII character but # . @ > + and space, got "
+  local BORDER = "arrive must be inside the border (x from 2 to 39, y from 2 to 19), got "
+  local PRINTABLE = "only printable ASCII (32 to 126)"
   local tall, long, huge = {}, string.rep(".", 65), {}
   for i = 1, 65 do tall[i] = "." end
   for i = 1, 100000 do huge[i] = { rows = { "." } } end
   local many = {}
   for i = 1, 101 do many[i] = { char = "M" } end
   local cases = {
-    { { vaults = 5 }, "vaults must be an array of templates {rows=, count=, rotate=, required=}, got number" },
-    { { vaults = "#.#" }, "vaults must be an array of templates {rows=, count=, rotate=, required=}, got string" },
-    { { vaults = true }, "vaults must be an array of templates {rows=, count=, rotate=, required=}, got boolean" },
+    { { vaults = 5 }, VAULTS .. "number" },
+    { { vaults = "#.#" }, VAULTS .. "string" },
+    { { vaults = true }, VAULTS .. "boolean" },
     { { vaults = { rows = { "." } } }, 'vaults must be an array, but has the key "rows"' },
     { { vaults = { [0] = { rows = { "." } } } }, "vaults must be an array, but has the key 0" },
     { { vaults = { [1.5] = { rows = { "." } } } }, "vaults must be an array, but has the key 1.5" },
@@ -608,27 +612,32 @@ describe("hostile vaults, arrive and place", function()
     { { vaults = { { rows = { "...", 7 } } } }, "vaults[1].rows[2] must be a string, got number" },
     { { vaults = { { rows = { ".", {} } } } }, "vaults[1].rows[2] must be a string, got table" },
     { { vaults = { { rows = { long } } } }, "vaults[1].rows[1] is longer than 64 characters (65)" },
-    { { vaults = { { rows = { string.rep("#", 2 ^ 20) } } } }, "vaults[1].rows[1] is longer than 64 characters (1048576)" },
+    { { vaults = { { rows = { string.rep("#", 2 ^ 20) } } } },
+      "vaults[1].rows[1] is longer than 64 characters (1048576)" },
     { { vaults = { { rows = tall } } }, "vaults[1].rows has more than 64 rows (65)" },
-    { { vaults = { { rows = { ".\0." } } } }, "vaults[1].rows[1] has byte 0 at column 2: only printable ASCII (32 to 126)" },
+    { { vaults = { { rows = { ".\0." } } } }, "vaults[1].rows[1] has byte 0 at column 2: " .. PRINTABLE },
     { { vaults = { { rows = { ".\255." } } } }, "vaults[1].rows[1] has byte 255 at column 2: only printable ASCII" },
-    { { vaults = { { rows = { "###", "#.#", "###" } } } }, "vaults[1] has no entrance (no walkable cell on its outer ring)" },
+    { { vaults = { { rows = { "###", "#.#", "###" } } } },
+      "vaults[1] has no entrance (no walkable cell on its outer ring)" },
     { { vaults = { { rows = { "   " } } } }, "vaults[1] has no entrance (no walkable cell on its outer ring)" },
     { { vaults = { { rows = { "#.###", "#.#.#", "#####" } } } },
       "vaults[1]: its cell (4,2) is walled in (no entrance reaches it)" },
     { { vaults = { { rows = { "." }, count = 0 } } }, "vaults[1].count must be an integer from 1 to 100, got 0" },
     { { vaults = { { rows = { "." }, count = 101 } } }, "vaults[1].count must be an integer from 1 to 100, got 101" },
     { { vaults = { { rows = { "." }, count = 1.5 } } }, "vaults[1].count must be an integer from 1 to 100, got 1.5" },
-    { { vaults = { { rows = { "." }, count = "2" } } }, 'vaults[1].count must be an integer from 1 to 100, got string "2"' },
+    { { vaults = { { rows = { "." }, count = "2" } } },
+      'vaults[1].count must be an integer from 1 to 100, got string "2"' },
     { { vaults = { { rows = { "." }, rotate = 1 } } }, "vaults[1].rotate must be a boolean, got 1" },
     { { vaults = { { rows = { "." }, required = "no" } } }, 'vaults[1].required must be a boolean, got string "no"' },
     { { vaults = { { rows = { "." }, rotation = 2, Rows = 1 } } },
       'vaults[1] has an unknown field "Rows" (fields: rows, count, rotate, required)' },
-    { { vaults = { { rows = { "." }, [1] = 2 } } }, "vaults[1] has an unknown field 1 (fields: rows, count, rotate, required)" },
+    { { vaults = { { rows = { "." }, [1] = 2 } } },
+      "vaults[1] has an unknown field 1 (fields: rows, count, rotate, required)" },
     { { vaults = { { rows = { "." }, count = 60 }, { rows = { "." }, count = 41 } } },
       "vaults ask for 101 copies in all, at most 100" },
     { { vaults = { { rows = { "@." }, count = 2 } } }, "vaults hold 2 @ in all (copies counted), at most one" },
-    { { vaults = { { rows = { ">" } }, { rows = { ".>" } } } }, "vaults hold 2 > in all (copies counted), at most one" },
+    { { vaults = { { rows = { ">" } }, { rows = { ".>" } } } },
+      "vaults hold 2 > in all (copies counted), at most one" },
     { { vaults = huge }, "vaults has 100000 templates, at most 100" },
     { { vaults = { { rows = { string.rep(".", 40) } } } }, "vault 1 does not fit in 40x20" },
     { { vaults = { { rows = { "." } }, { rows = { ".........." }, count = 30 } } }, "vault 2 (copy " },
@@ -637,25 +646,28 @@ describe("hostile vaults, arrive and place", function()
     { { arrive = trap() }, "arrive.x must be an integer, got nil" },
     { { arrive = { x = 2, y = 0.5 } }, "arrive.y must be an integer, got 0.5" },
     { { arrive = { x = "2", y = 2 } }, 'arrive.x must be an integer, got string "2"' },
-    { { arrive = { x = 1, y = 5 } }, "arrive must be inside the border (x from 2 to 39, y from 2 to 19), got (1,5)" },
-    { { arrive = { x = 40, y = 5 } }, "arrive must be inside the border (x from 2 to 39, y from 2 to 19), got (40,5)" },
-    { { arrive = { x = 5, y = 2 ^ 53 } }, "arrive must be inside the border (x from 2 to 39, y from 2 to 19), got (5," },
-    { { arrive = { x = 3, y = 3 }, vaults = { { rows = { "@" } } } }, "arrive and a vault's @ both say where @ starts" },
+    { { arrive = { x = 1, y = 5 } }, BORDER .. "(1,5)" },
+    { { arrive = { x = 40, y = 5 } }, BORDER .. "(40,5)" },
+    { { arrive = { x = 5, y = 2 ^ 53 } }, BORDER .. "(5," },
+    { { arrive = { x = 3, y = 3 }, vaults = { { rows = { "@" } } } },
+      "arrive and a vault's @ both say where @ starts" },
     { { place = "M" }, "place must be an array of {char=, count=, min=, hidden=}, got string" },
     { { place = { char = "M" } }, 'place must be an array, but has the key "char"' },
     { { place = { "M" } }, "place[1] must be a table {char=, count=, min=, hidden=}, got string" },
-    { { place = { {} } }, "place[1].char must be one printable ASCII character but # . @ > + and space, got nil" },
-    { { place = { trap() } }, "place[1].char must be one printable ASCII character but # . @ > + and space, got nil" },
-    { { place = { { char = "#" } } }, 'place[1].char must be one printable ASCII character but # . @ > + and space, got string "#"' },
-    { { place = { { char = " " } } }, 'place[1].char must be one printable ASCII character but # . @ > + and space, got string " "' },
-    { { place = { { char = "MM" } } }, 'place[1].char must be one printable ASCII character but # . @ > + and space, got string "MM"' },
-    { { place = { { char = 77 } } }, "place[1].char must be one printable ASCII character but # . @ > + and space, got 77" },
+    { { place = { {} } }, CHAR .. "nil" },
+    { { place = { trap() } }, CHAR .. "nil" },
+    { { place = { { char = "#" } } }, CHAR .. 'string "#"' },
+    { { place = { { char = " " } } }, CHAR .. 'string " "' },
+    { { place = { { char = "MM" } } }, CHAR .. 'string "MM"' },
+    { { place = { { char = 77 } } }, CHAR .. "77" },
     { { place = { { char = "M", count = -1 } } }, "place[1].count must be an integer from 0 to 10000, got -1" },
     { { place = { { char = "M", count = 10001 } } }, "place[1].count must be an integer from 0 to 10000, got 10001" },
     { { place = { { char = "M", min = 0 / 0 } } }, "place[1].min must be an integer from 0 to 4000000, got nan" },
     { { place = { { char = "M", hidden = 1 } } }, "place[1].hidden must be a boolean, got 1" },
-    { { place = { { char = "M", kind = "x" } } }, 'place[1] has an unknown field "kind" (fields: char, count, min, hidden)' },
-    { { place = { { char = "M", count = 6000 }, { char = "N", count = 4001 } } }, "place asks for 10001 cells in all, at most 10000" },
+    { { place = { { char = "M", kind = "x" } } },
+      'place[1] has an unknown field "kind" (fields: char, count, min, hidden)' },
+    { { place = { { char = "M", count = 6000 }, { char = "N", count = 4001 } } },
+      "place asks for 10001 cells in all, at most 10000" },
     { { place = many }, "place has 101 entries, at most 100" },
     { { place = { { char = "M", count = 5000 } } }, 'place[1]: cannot place 5000 "M": only ' },
     { { place = { { char = "M", count = 1, min = 4000000 } } },
@@ -685,7 +697,9 @@ describe("hostile vaults, arrive and place", function()
 
   it("takes the largest demands at once: 100 templates of 64x64, 100 copies, 10,000 placed cells", function()
     local rows = {}
-    for y = 1, 64 do rows[y] = (y == 1 or y == 64) and string.rep(".", 64) or "." .. string.rep("#", 62) .. "." end
+    for y = 1, 64 do
+      rows[y] = (y == 1 or y == 64) and string.rep(".", 64) or "." .. string.rep("#", 62) .. "."
+    end
     local templates = {}
     for i = 1, 100 do templates[i] = { rows = rows, required = false, rotate = true } end
     local m = map.generate { width = 400, height = 400, seed = 1, algorithm = "cave", vaults = templates,
