@@ -90,8 +90,11 @@ impl Placement {
     }
 }
 
-/// A cell's distance from `@` when it cannot be walked to.
-const FAR: u32 = u32::MAX;
+/// A cell's distance from `@` when it cannot be walked to (distances are
+/// below `MAX_CELLS`, far below this).
+const FAR: u32 = u32::MAX >> 1;
+/// With a floor cell's distance: `@` sees it.
+const SEEN: u32 = 1 << 31;
 
 /// Puts every entry's cells on `grid`, entry by entry in order: its
 /// candidates are the `.` cells that pass its filters, in row order, and
@@ -118,18 +121,18 @@ pub fn place(
         .iter()
         .any(|e| e.hidden)
         .then(|| fov::visible(grid, start, None, &byte_set(b"#+")));
-    // The floor cells, with their distance and whether @ sees them.
-    let floor: Vec<(u32, u32, bool)> = (0..grid.cells().len())
-        .filter(|&i| grid.cells()[i] == FLOOR)
-        .map(|i| {
-            let d = dist.as_ref().map_or(0, |d| d[i]);
-            let s = seen.as_ref().is_some_and(|s| s[i]);
-            (i as u32, d, s)
-        })
-        .collect();
+    // The floor cells, each with its distance and whether @ sees it.
+    let cells = grid.cells();
+    let mut floor: Vec<(u32, u32)> =
+        Vec::with_capacity(cells.iter().filter(|&&c| c == FLOOR).count());
+    for (i, _) in cells.iter().enumerate().filter(|&(_, &c)| c == FLOOR) {
+        let d = dist.as_ref().map_or(0, |d| d[i]);
+        let s = seen.as_ref().is_some_and(|s| s[i]);
+        floor.push((i as u32, d | if s { SEEN } else { 0 }));
+    }
     drop((dist, seen));
     let mut placed = Vec::with_capacity(entries.iter().map(|e| e.count).sum());
-    let mut candidates: Vec<u32> = Vec::new();
+    let mut candidates: Vec<u32> = Vec::with_capacity(floor.len());
     for (n, entry) in entries.iter().enumerate() {
         if entry.count == 0 {
             continue;
@@ -138,13 +141,14 @@ pub fn place(
         candidates.extend(
             floor
                 .iter()
-                .filter(|&&(i, d, s)| {
+                .filter(|&&(i, ds)| {
+                    let d = ds & !SEEN;
                     grid.cells()[i as usize] == FLOOR
                         && d != FAR
                         && d as usize >= entry.min
-                        && !(entry.hidden && s)
+                        && !(entry.hidden && ds & SEEN != 0)
                 })
-                .map(|&(i, _, _)| i),
+                .map(|&(i, _)| i),
         );
         if candidates.len() < entry.count {
             return Err(format!(
@@ -175,7 +179,7 @@ pub fn place(
 fn walking_distances(grid: &Grid, start: Pos) -> Vec<u32> {
     let (w, n) = (grid.width(), grid.cells().len());
     let mut dist = vec![FAR; n];
-    let mut queue = Vec::with_capacity(n.min(1 << 16));
+    let mut queue = Vec::with_capacity(n);
     let first = grid.index(start);
     dist[first] = 0;
     queue.push(first as u32);
