@@ -43,8 +43,9 @@ pub struct Touches {
 }
 
 impl Touches {
-    /// Labels every cell (a `u32` each: 0 wall, `1..=rooms` a room, above
-    /// that a corridor) and reads each room's ring.
+    /// Labels the cells that matter (a `u32` each: 0 none, `1..=rooms` a
+    /// room, above that a corridor: only those an exit lies in are flooded)
+    /// and reads each room's ring.
     pub fn of(grid: &Grid, rooms: &[Rect]) -> Touches {
         let (w, n) = (grid.width(), grid.cells().len());
         let mut label = vec![0u32; n];
@@ -54,10 +55,19 @@ impl Touches {
                 label[start..start + room.w].fill(r as u32 + 1);
             }
         }
+        let exits: Vec<Vec<Pos>> = rooms
+            .iter()
+            .map(|room| {
+                ring(room)
+                    .filter(|&p| grid.contains(p) && grid.get(p) != WALL)
+                    .collect()
+            })
+            .collect();
         let mut next = rooms.len() as u32 + 1;
         let mut stack: Vec<u32> = Vec::new();
-        for i in 0..n {
-            if label[i] != 0 || grid.cells()[i] == WALL {
+        for &p in exits.iter().flatten() {
+            let i = grid.index(p);
+            if label[i] != 0 {
                 continue;
             }
             label[i] = next;
@@ -92,10 +102,7 @@ impl Touches {
             .iter()
             .fold((0, 0), |(x, y), c| (x.max(c.x), y.max(c.y)));
         touches.tall = ys > xs;
-        for (r, room) in rooms.iter().enumerate() {
-            let exits: Vec<Pos> = ring(room)
-                .filter(|&p| grid.contains(p) && grid.get(p) != WALL)
-                .collect();
+        for (r, exits) in exits.into_iter().enumerate() {
             let mut corridors = Vec::new();
             let mut others = Vec::new();
             for &p in &exits {

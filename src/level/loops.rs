@@ -2,7 +2,7 @@
 //! linked (`exits.rs`), so that a level of rooms is not a tree.
 
 use super::exits::Touches;
-use crate::generators::shared::{Corridors, MAX_ROOMS};
+use crate::generators::shared::Corridors;
 use crate::generators::{Default, Kind, OptionSpec};
 use crate::grid::{Grid, Rect};
 use crate::rng::Rng;
@@ -13,11 +13,15 @@ pub const OPTION: OptionSpec = OptionSpec {
     name: "loops",
     kind: Kind::Int {
         min: 0,
-        max: MAX_ROOMS,
+        max: MAX_LOOPS,
     },
     default: Default::Int(0),
     doc: "extra corridors, each from a random room to the nearest room not linked to it",
 };
+
+/// The most loops one map may ask for: each looks at every room once, so
+/// this bounds the work on maps of thousands of rooms (docs/hardening.md).
+pub const MAX_LOOPS: i64 = 1_000;
 
 /// Carves up to `loops` corridors. Each draws a room (`rng.below(rooms)`);
 /// the nearest other room by the walk between centres (`|dx| + |dy|`, the
@@ -30,10 +34,15 @@ pub fn add(grid: &mut Grid, rooms: &[Rect], loops: usize, rng: &mut Rng) {
         return;
     }
     let touches = Touches::of(grid, rooms);
-    let mut joined: Vec<(u32, u32)> = Vec::new();
+    // The rooms each room was joined to by a loop, and those with none left.
+    let mut joined: Vec<Vec<u32>> = vec![Vec::new(); rooms.len()];
+    let mut spent = vec![false; rooms.len()];
     let mut corridors = Corridors::default();
     for _ in 0..loops {
         let a = rng.below(rooms.len());
+        if spent[a] {
+            continue;
+        }
         let from = rooms[a].centre();
         let mut best: Option<(usize, usize)> = None;
         for (b, room) in rooms.iter().enumerate() {
@@ -42,14 +51,17 @@ pub fn add(grid: &mut Grid, rooms: &[Rect], loops: usize, rng: &mut Rng) {
             if b == a || best.is_some_and(|(bd, _)| d >= bd) {
                 continue;
             }
-            let pair = (a.min(b) as u32, a.max(b) as u32);
-            if !touches.linked(a, b) && !joined.contains(&pair) {
+            if !joined[a].contains(&(b as u32)) && !touches.linked(a, b) {
                 best = Some((d, b));
             }
         }
-        if let Some((_, b)) = best {
-            corridors.carve(grid, from, rooms[b].centre(), rng);
-            joined.push((a.min(b) as u32, a.max(b) as u32));
+        match best {
+            Some((_, b)) => {
+                corridors.carve(grid, from, rooms[b].centre(), rng);
+                joined[a].push(b as u32);
+                joined[b].push(a as u32);
+            }
+            None => spent[a] = true,
         }
     }
 }

@@ -164,6 +164,16 @@ pub struct Level {
 }
 
 pub fn generate(params: &Params) -> Result<Level, String> {
+    generate_with(params, true)
+}
+
+/// The map `generate` makes, without working out the rooms' exits and
+/// links (`generate_text` shows none of them).
+pub fn generate_grid(params: &Params) -> Result<Grid, String> {
+    generate_with(params, false).map(|level| level.grid)
+}
+
+fn generate_with(params: &Params, with_exits: bool) -> Result<Level, String> {
     if let Some(key) = params.unknown {
         let known: Vec<&str> = ["width", "height", "seed", "algorithm"]
             .into_iter()
@@ -188,7 +198,15 @@ pub fn generate(params: &Params) -> Result<Level, String> {
     let opts = checked(algorithm, params, width.min(height))?;
     params.design.check(width, height)?;
     memory::check(memory::bound_generate(width * height) + params.design.bound(width * height))?;
-    build(algorithm, width, height, seed, &opts, &params.design)
+    build(
+        algorithm,
+        width,
+        height,
+        seed,
+        &opts,
+        &params.design,
+        with_exits,
+    )
 }
 
 /// The algorithm asked for; the first in the list when none is.
@@ -302,6 +320,7 @@ fn build(
     seed: i64,
     opts: &Options,
     design: &Design,
+    with_exits: bool,
 ) -> Result<Level, String> {
     let mut rng = Rng::new(seed);
     let mut grid = Grid::new(width, height, WALL);
@@ -330,7 +349,10 @@ fn build(
     shaped.add_doors(&grid, &mut doors);
     let mut rooms = layout.rooms;
     rooms.extend(shaped.vaults().iter().map(|v| v.rect));
-    let exits = Touches::of(&grid, &rooms).into_exits();
+    let exits = match with_exits {
+        true => Touches::of(&grid, &rooms).into_exits(),
+        false => Exits::default(),
+    };
     Ok(Level {
         grid,
         seed,
