@@ -50,14 +50,18 @@ pub fn level(level: &Level) -> String {
     let rooms: Vec<usize> = (0..level.rooms.len()).collect();
     list(&mut out, &rooms, |out, &i| {
         let r = &level.rooms[i];
+        // A level the pipeline made has both for every room.
+        let (exits, links) = (level.exits.exits.get(i), level.exits.links.get(i));
         out.extend_from_slice(b"{\"exits\":");
-        list(out, &level.exits.exits[i], |out, &e| pos(out, e));
-        field(out, "h", r.h as i64);
-        out.extend_from_slice(b",\"links\":");
-        list(out, &level.exits.links[i], |out, &k| {
-            out.extend_from_slice((k + 1).to_string().as_bytes())
+        list(out, exits.map_or(&[][..], Vec::as_slice), |out, &e| {
+            pos(out, e)
         });
-        field(out, "w", r.w as i64);
+        out.extend_from_slice(format!(",\"h\":{}", r.h).as_bytes());
+        out.extend_from_slice(b",\"links\":");
+        list(out, links.map_or(&[][..], Vec::as_slice), |out, &k| {
+            out.extend_from_slice((u64::from(k) + 1).to_string().as_bytes())
+        });
+        out.extend_from_slice(format!(",\"w\":{}", r.w).as_bytes());
         field(out, "x", r.x as i64);
         field(out, "y", r.y as i64);
         out.push(b'}');
@@ -76,9 +80,10 @@ pub fn level(level: &Level) -> String {
     }
     out.extend_from_slice(b",\"vaults\":");
     list(&mut out, &level.vaults, |out, v| {
-        out.extend_from_slice(format!("{{\"h\":{},\"index\":{}", v.rect.h, v.index + 1).as_bytes());
+        let (h, index, w) = (v.rect.h, v.index as u128 + 1, v.rect.w);
+        out.extend_from_slice(format!("{{\"h\":{h},\"index\":{index}").as_bytes());
         field(out, "rotation", i64::from(v.rotation));
-        field(out, "w", v.rect.w as i64);
+        out.extend_from_slice(format!(",\"w\":{w}").as_bytes());
         field(out, "x", v.rect.x as i64);
         field(out, "y", v.rect.y as i64);
         out.push(b'}');
