@@ -141,9 +141,10 @@ pub struct Shaped {
 }
 
 /// Stamps the vaults (keeping off the generator's `@` and `>` and the
-/// arrival cell), joins each vault's entrances, then `arrive`, then with
-/// vaults everything they cut off, all by tunnels (`tunnels.rs`). Without
-/// vaults and `arrive` it changes nothing and draws nothing.
+/// arrival cell), joins each vault's entrances, then `arrive`, then, when a
+/// vault went over carved cells, everything the vaults cut off, all by
+/// tunnels (`tunnels.rs`). Without vaults and `arrive` it changes nothing
+/// and draws nothing.
 pub fn shape(
     grid: &mut Grid,
     layout: &Layout,
@@ -172,7 +173,8 @@ pub fn shape(
         if let Some(p) = arrive {
             digger.join_cell(p);
         }
-        if stamped.is_some() && !digger.join_all(player) {
+        let cut = stamped.as_ref().is_some_and(|s| !s.on_rock);
+        if cut && !digger.join_all(player) {
             return Err(
                 "internal error (please report): a part of the level could not be joined".into(),
             );

@@ -45,9 +45,11 @@ pub struct Touches {
 impl Touches {
     /// Labels the cells that matter (a `u32` each: 0 none, `1..=rooms` a
     /// room, above that a corridor: only those an exit lies in are flooded)
-    /// and reads each room's ring.
+    /// and reads each room's ring. The border must be wall (as on every
+    /// level made), so that no step from a walkable cell leaves the grid.
     pub fn of(grid: &Grid, rooms: &[Rect]) -> Touches {
-        let (w, n) = (grid.width(), grid.cells().len());
+        let (cells, n) = (grid.cells(), grid.cells().len());
+        let w = grid.width() as isize;
         let mut label = vec![0u32; n];
         for (r, room) in rooms.iter().enumerate() {
             for y in room.y..room.y + room.h {
@@ -73,16 +75,9 @@ impl Touches {
             label[i] = next;
             stack.push(i as u32);
             while let Some(c) = stack.pop() {
-                let c = c as usize;
-                let (x, y) = (c % w, c / w);
-                let around = [
-                    (y > 0).then(|| c - w),
-                    (x > 0).then(|| c - 1),
-                    (x + 1 < w).then(|| c + 1),
-                    (c + w < n).then(|| c + w),
-                ];
-                for j in around.into_iter().flatten() {
-                    if label[j] == 0 && grid.cells()[j] != WALL {
+                for step in [-w, -1, 1, w] {
+                    let j = (c as usize).wrapping_add_signed(step);
+                    if label[j] == 0 && cells[j] != WALL {
                         label[j] = next;
                         stack.push(j as u32);
                     }

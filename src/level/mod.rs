@@ -334,9 +334,13 @@ fn build(
         Vec::new()
     };
     shaped.cover(&mut grid);
-    let stairs = match (shaped.stairs, layout.stairs) {
-        (Some(stairs), _) => stairs,
-        (None, Some(stairs)) if design.arrive.is_none() => stairs,
+    // One walk from @ serves both `>` and `place`'s `min` when it needs one.
+    let dist =
+        place::needs_distances(&design.place).then(|| place::walking_distances(&grid, player));
+    let stairs = match (shaped.stairs, layout.stairs, &dist) {
+        (Some(stairs), _, _) => stairs,
+        (None, Some(stairs), _) if design.arrive.is_none() => stairs,
+        (_, _, Some(dist)) => farthest_walked(&grid, dist, player),
         _ => farthest_floor(&grid, player),
     };
     if stairs == player {
@@ -344,7 +348,7 @@ fn build(
     }
     grid.set(stairs, STAIRS);
     let items = items::place(&mut grid, opts.int(ITEMS.name) as usize, &mut rng)?;
-    let placed = place::place(&mut grid, player, &design.place, &mut rng)?;
+    let placed = place::place(&mut grid, player, &design.place, dist.as_deref(), &mut rng)?;
     shaped.uncover(&mut grid);
     shaped.add_doors(&grid, &mut doors);
     let mut rooms = layout.rooms;
@@ -367,6 +371,18 @@ fn build(
         placed,
         exits,
     })
+}
+
+/// `farthest_floor` from the distances walked from `from`
+/// (`place::walking_distances`): the same cell.
+fn farthest_walked(grid: &Grid, dist: &[u32], from: Pos) -> Pos {
+    let mut best: Option<(u32, usize)> = None;
+    for (i, (&c, &d)) in grid.cells().iter().zip(dist).enumerate() {
+        if c == FLOOR && d != place::FAR && best.is_none_or(|(bd, _)| d > bd) {
+            best = Some((d, i));
+        }
+    }
+    best.map_or(from, |(_, i)| grid.pos(i))
 }
 
 /// The floor cell with the longest walk from `from`; the first in row order

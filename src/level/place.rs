@@ -92,7 +92,12 @@ impl Placement {
 
 /// A cell's distance from `@` when it cannot be walked to (distances are
 /// below `MAX_CELLS`, far below this).
-const FAR: u32 = u32::MAX >> 1;
+pub const FAR: u32 = u32::MAX >> 1;
+
+/// Whether some entry has a `min` (and so needs `walking_distances`).
+pub fn needs_distances(entries: &[Placement]) -> bool {
+    entries.iter().any(|e| e.count > 0 && e.min > 0)
+}
 /// With a floor cell's distance: `@` sees it.
 const SEEN: u32 = 1 << 31;
 
@@ -103,20 +108,18 @@ const SEEN: u32 = 1 << 31;
 /// `count` times. Distances (4-neighbour walks through every cell but `#`)
 /// and sight (symmetric, unlimited, `#` and `+` opaque) are taken from
 /// `start` once, before the first entry: placed cells neither block a walk
-/// nor sight.
+/// nor sight. `dist` holds the distances (`walking_distances` from `start`)
+/// when any entry has a `min`.
 pub fn place(
     grid: &mut Grid,
     start: Pos,
     entries: &[Placement],
+    dist: Option<&[u32]>,
     rng: &mut Rng,
 ) -> Result<Vec<Placed>, String> {
     if entries.iter().all(|e| e.count == 0) {
         return Ok(Vec::new());
     }
-    let dist = entries
-        .iter()
-        .any(|e| e.min > 0)
-        .then(|| walking_distances(grid, start));
     let seen = entries
         .iter()
         .any(|e| e.hidden)
@@ -126,11 +129,11 @@ pub fn place(
     let mut floor: Vec<(u32, u32)> =
         Vec::with_capacity(cells.iter().filter(|&&c| c == FLOOR).count());
     for (i, _) in cells.iter().enumerate().filter(|&(_, &c)| c == FLOOR) {
-        let d = dist.as_ref().map_or(0, |d| d[i]);
+        let d = dist.map_or(0, |d| d[i]);
         let s = seen.as_ref().is_some_and(|s| s[i]);
         floor.push((i as u32, d | if s { SEEN } else { 0 }));
     }
-    drop((dist, seen));
+    drop(seen);
     let mut placed = Vec::with_capacity(entries.iter().map(|e| e.count).sum());
     let mut candidates: Vec<u32> = Vec::with_capacity(floor.len());
     for (n, entry) in entries.iter().enumerate() {
@@ -175,11 +178,13 @@ pub fn place(
 }
 
 /// Steps from `start` to every cell, through every cell but `#`; `FAR`
-/// where none lead.
-fn walking_distances(grid: &Grid, start: Pos) -> Vec<u32> {
-    let (w, n) = (grid.width(), grid.cells().len());
+/// where none lead. The border must be wall (as on every level made), so
+/// that no step from a walkable cell leaves the grid.
+pub fn walking_distances(grid: &Grid, start: Pos) -> Vec<u32> {
+    let (cells, n) = (grid.cells(), grid.cells().len());
+    let w = grid.width() as isize;
     let mut dist = vec![FAR; n];
-    let mut queue = Vec::with_capacity(n);
+    let mut queue: Vec<u32> = Vec::with_capacity(n);
     let first = grid.index(start);
     dist[first] = 0;
     queue.push(first as u32);
@@ -187,16 +192,11 @@ fn walking_distances(grid: &Grid, start: Pos) -> Vec<u32> {
     while head < queue.len() {
         let c = queue[head] as usize;
         head += 1;
-        let (x, y) = (c % w, c / w);
-        let around = [
-            (y > 0).then(|| c - w),
-            (x > 0).then(|| c - 1),
-            (x + 1 < w).then(|| c + 1),
-            (c + w < n).then(|| c + w),
-        ];
-        for j in around.into_iter().flatten() {
-            if dist[j] == FAR && grid.cells()[j] != WALL {
-                dist[j] = dist[c] + 1;
+        let next = dist[c] + 1;
+        for step in [-w, -1, 1, w] {
+            let j = c.wrapping_add_signed(step);
+            if dist[j] == FAR && cells[j] != WALL {
+                dist[j] = next;
                 queue.push(j as u32);
             }
         }
@@ -273,9 +273,16 @@ mod tests {
         for seed in 0..50 {
             let mut m = g.clone();
             let entries = [entry(b'M', 3, 0, true), entry(b'k', 2, 8, false)];
-            let placed = place(&mut m, Pos { x: 2, y: 2 }, &entries, &mut Rng::new(seed)).unwrap();
-            assert_eq!(placed.len(), 5);
             let dist = walking_distances(&g, Pos { x: 2, y: 2 });
+            let placed = place(
+                &mut m,
+                Pos { x: 2, y: 2 },
+                &entries,
+                Some(&dist),
+                &mut Rng::new(seed),
+            )
+            .unwrap();
+            assert_eq!(placed.len(), 5);
             let seen = fov::visible(&g, Pos { x: 2, y: 2 }, None, &byte_set(b"#+"));
             for p in &placed {
                 let i = g.index(p.pos);
@@ -292,10 +299,12 @@ mod tests {
             cells.dedup();
             assert_eq!(cells.len(), 5);
         }
+        let dist = walking_distances(&g, Pos { x: 2, y: 2 });
         let err = place(
             &mut g.clone(),
             Pos { x: 2, y: 2 },
             &[entry(b'M', 6, 2, true)],
+            Some(&dist),
             &mut Rng::new(1),
         );
         assert_eq!(

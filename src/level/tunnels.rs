@@ -121,12 +121,13 @@ impl<'a> Digger<'a> {
     /// Joins each entrance of each vault, vault by vault in placement order
     /// and entrance by entrance in row order: unless a cell outside it is
     /// walkable already, the shortest tunnel from the cells outside it
-    /// through rock off the vaults, to the nearest walkable cell not of its
-    /// own vault.
+    /// through rock off the vaults, to the nearest walkable cell off the
+    /// vaults. So each tunnel ends on the generator's cells or an earlier
+    /// tunnel: when the vaults went onto rock (`Stamped::on_rock`), that
+    /// keeps everything joined, and `join_all` is not needed.
     pub fn join_entrances(&mut self, stamped: &Stamped) {
         let steps = self.steps();
-        for (v, entrances) in stamped.entrances.iter().enumerate() {
-            let own = v as u8 + 1;
+        for entrances in &stamped.entrances {
             for &e in entrances {
                 let outside: Vec<usize> = steps
                     .iter()
@@ -141,11 +142,7 @@ impl<'a> Digger<'a> {
                         self.push_source(j);
                     }
                 }
-                self.search(
-                    false,
-                    |_, _| false,
-                    |d, j| d.walkable(j) && d.owner(j) & !super::vaults::SPACE != own,
-                );
+                self.search(false, |_, _| false, |d, j| d.walkable(j) && d.owner(j) == 0);
             }
         }
     }
@@ -169,9 +166,12 @@ impl<'a> Digger<'a> {
     /// (not possible for vaults placed by `vaults::stamp`).
     pub fn join_all(&mut self, start: Pos) -> bool {
         let n = self.grid.cells().len();
+        let walkable = n - super::items::count(self.grid.cells(), WALL);
         let mut reached = vec![false; n];
         let first = self.grid.index(start);
-        self.flood(first, &mut reached);
+        if self.flood(first, &mut reached) == walkable {
+            return true;
+        }
         for i in 0..n {
             if !self.walkable(i) || reached[i] {
                 continue;
@@ -203,21 +203,26 @@ impl<'a> Digger<'a> {
     }
 
     /// Marks as reached every walkable cell not yet reached that `from`
-    /// reaches through such cells.
-    fn flood(&mut self, from: usize, reached: &mut [bool]) {
+    /// reaches through such cells; returns how many it marked.
+    fn flood(&mut self, from: usize, reached: &mut [bool]) -> usize {
         let mut stack = std::mem::take(&mut self.queue);
+        let cells = self.grid.cells();
+        let steps = self.steps();
         reached[from] = true;
         stack.push(from as u32);
+        let mut marked = 1;
         while let Some(c) = stack.pop() {
-            for s in self.steps() {
+            for s in steps {
                 let j = (c as usize).wrapping_add_signed(s);
-                if !reached[j] && self.walkable(j) {
+                if !reached[j] && cells[j] != WALL {
                     reached[j] = true;
+                    marked += 1;
                     stack.push(j as u32);
                 }
             }
         }
         self.queue = stack;
+        marked
     }
 }
 

@@ -37,6 +37,9 @@ pub struct Template {
     pub count: usize,
     pub rotate: bool,
     pub required: bool,
+    /// Whether its walkable cells reach its entrances through walkable
+    /// cells alone (no space between).
+    pub whole: bool,
 }
 
 /// Whether a template cell can be walked on once stamped.
@@ -79,9 +82,13 @@ impl Template {
             },
             rotate: flag(&name, "rotate", rotate, false)?,
             required: flag(&name, "required", required, true)?,
+            whole: false,
         };
         template.check_entrances(&name)?;
-        Ok(template)
+        let by_walking = template.reached(walkable);
+        let whole =
+            (0..template.cells.len()).all(|i| by_walking[i] || !walkable(template.cells[i]));
+        Ok(Template { whole, ..template })
     }
 
     fn at(&self, x: usize, y: usize) -> u8 {
@@ -101,16 +108,30 @@ impl Template {
     /// not `#` can be reached from one through cells that are not `#` (a
     /// space may be rock, which the joining tunnels through).
     fn check_entrances(&self, name: &str) -> Result<(), String> {
+        let w = self.width;
+        if !(0..self.cells.len()).any(|i| self.on_ring(i % w, i / w) && walkable(self.cells[i])) {
+            return Err(format!(
+                "{name} has no entrance (no walkable cell on its outer ring)"
+            ));
+        }
+        let reached = self.reached(|c| c != WALL);
+        match (0..self.cells.len()).find(|&i| !reached[i] && self.cells[i] != WALL) {
+            Some(i) => Err(format!(
+                "{name}: its cell ({},{}) is walled in (no entrance reaches it)",
+                i % w + 1,
+                i / w + 1
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The cells reached from the entrances through cells `through` lets pass.
+    fn reached(&self, through: impl Fn(u8) -> bool) -> Vec<bool> {
         let (w, h) = (self.width, self.height);
         let mut reached = vec![false; w * h];
         let mut stack: Vec<usize> = (0..w * h)
             .filter(|&i| self.on_ring(i % w, i / w) && walkable(self.cells[i]))
             .collect();
-        if stack.is_empty() {
-            return Err(format!(
-                "{name} has no entrance (no walkable cell on its outer ring)"
-            ));
-        }
         for &i in &stack {
             reached[i] = true;
         }
@@ -123,20 +144,13 @@ impl Template {
                 (y + 1 < h).then(|| i + w),
             ];
             for j in steps.into_iter().flatten() {
-                if !reached[j] && self.cells[j] != WALL {
+                if !reached[j] && through(self.cells[j]) {
                     reached[j] = true;
                     stack.push(j);
                 }
             }
         }
-        match (0..w * h).find(|&i| !reached[i] && self.cells[i] != WALL) {
-            Some(i) => Err(format!(
-                "{name}: its cell ({},{}) is walled in (no entrance reaches it)",
-                i % w + 1,
-                i / w + 1
-            )),
-            None => Ok(()),
-        }
+        reached
     }
 
     /// The template turned by `rotation` (see `rotate`): its size and cells.
@@ -262,6 +276,10 @@ pub struct Stamped {
     /// The cells of a vault's `@` and `>`, if one has them.
     pub player: Option<Pos>,
     pub stairs: Option<Pos>,
+    /// Whether every vault went onto rock (nothing walkable in it or the
+    /// ring around it) and is whole: then its entrances' tunnels alone keep
+    /// the level joined (see `tunnels.rs`).
+    pub on_rock: bool,
 }
 
 /// Places every copy of every template in order and stamps them on `grid`:
@@ -284,6 +302,7 @@ pub fn stamp(
         },
         player: None,
         stairs: None,
+        on_rock: true,
     };
     let mut taken: Vec<Rect> = keep
         .iter()
@@ -326,12 +345,14 @@ pub fn stamp(
                 h,
             };
             // Later vaults keep a cell away: their rect may not meet this one grown by 1.
-            taken.push(Rect {
+            let grown = Rect {
                 x: rect.x - 1,
                 y: rect.y - 1,
                 w: w + 2,
                 h: h + 2,
-            });
+            };
+            stamped.on_rock &= template.whole && grown.cells().all(|p| grid.get(p) == WALL);
+            taken.push(grown);
             put(grid, &mut stamped, rect, &cells);
             stamped.vaults.push(Vault {
                 index,
