@@ -18,7 +18,8 @@ local unpack = table.unpack or unpack
 local oks, errs = {}, {}
 for i = 1, #cases do oks[i], errs[i] = false, false end
 
-t.say(t.INTERPRETER, ": ", #cases, " calls with the heap full; a crash here means a call allocated past its memory check (exit 134: Rust aborted)")
+t.say(t.INTERPRETER, ": ", #cases, " calls with the heap full; a crash here means a call allocated past its",
+  " memory check (exit 134: Rust aborted)")
 local held = { t.fill_heap() } -- luacheck: ignore 241 (only held, to keep the heap full)
 local bytes = held[2]
 local before = t.rss_kib()
