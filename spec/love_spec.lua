@@ -300,7 +300,8 @@ describe("the LÖVE demo's game", function()
       local game = Game.new { seed = 9, algorithm = name }
       assert.are.equal("explore", game:key("x"))
       assert.are.equal("explore", game.auto)
-      local status, ticks = nil, 0
+      local status
+      local ticks = 0
       repeat
         local before = game:seen_count()
         status = game:tick()
