@@ -24,6 +24,23 @@ local cases = {
   { "map.distances", map.distances, { floor, { x = 1, y = 1 } } },
   { "map.path", map.path, { floor, 1, 1, 1000, 1000 } },
 }
+-- The turn functions whose results grow with the map: all known but the far
+-- corner, so that explore's path crosses the map. (visible's boolean and
+-- step's two integers need no room.)
+local known = t.aliased_map(1000, 1000, true)
+known[1000] = {}
+for x = 1, 999 do known[1000][x] = true end
+local limits = { avoid = { { x = 2, y = 2 } }, known = known, max = 2000 }
+local turns = {
+  { "map.flee", map.flee, { floor, { x = 1, y = 1 } } },
+  { "map.distances", map.distances, { floor, { x = 1, y = 1 }, limits } },
+  { "map.path", map.path, { floor, 1, 1, 1000, 999, limits } },
+  { "map.explore", map.explore, { floor, known, 500, 500 } },
+  { "map.sample", map.sample, { floor, 1000, { seed = 1, from = { x = 1, y = 1 }, min = 1 } } },
+  { "map.line", map.line, { 1, 1, 1000000, 7 } },
+  { "map.parse", map.parse, { string.rep(string.rep(".", 1000) .. "\n", 1000) } },
+}
+for _, c in ipairs(turns) do cases[#cases + 1] = c end
 for _, algorithm in ipairs(map.ALGORITHMS) do
   local options = { width = 1000, height = 1000, seed = 1, algorithm = algorithm }
   cases[#cases + 1] = { "map.generate", map.generate, { options } }

@@ -75,8 +75,13 @@ end
 -- map, weighted distances and path on a one-cell-wide map of `many` cells
 -- (default side x side; the padded board holds three cells for each of its
 -- cells), distances from `many` sources on one cell, and the three generate
--- exports for every algorithm. The one-wide map and the sources are Lua
--- arrays of `many` entries (16 bytes each on Lua 5.4).
+-- exports for every algorithm; then the turn functions on the open map
+-- (flee, explore with everything known, sample with every filter, visible
+-- across the whole map, parse of its text; not step, which reads 3x3 cells
+-- whatever the map), distances and path with
+-- `avoid` (the `many` sources), `known` and `max`, flee on the one-wide map
+-- with costs, and a line of `many` cells. The one-wide map and the sources
+-- are Lua arrays of `many` entries (16 bytes each on Lua 5.4).
 function M.every_export(map, side, many)
   many = many or side * side
   local open = M.aliased_map(side, side, ".")
@@ -98,6 +103,22 @@ function M.every_export(map, side, many)
     { "map.distances", map.distances, { one, sources, costs }, "many sources, costs" },
     { "map.distances", map.distances, { one, sources }, "many sources" },
   }
+  local known = M.aliased_map(side, side, true)
+  local limits = { avoid = sources, known = known, max = side }
+  local text = string.rep(string.rep(".", side) .. "\n", side)
+  local turns = {
+    { "map.flee", map.flee, { open, spot } },
+    { "map.flee", map.flee, { narrow, spot, costs }, "1-wide, costs" },
+    { "map.distances", map.distances, { open, { x = half, y = half }, limits }, "avoid, known, max" },
+    { "map.path", map.path, { open, half, half, side, side, limits }, "avoid, known, max" },
+    { "map.explore", map.explore, { open, known, half, half }, "all known" },
+    -- Every cell of the open map is in sight of `spot`: none is hidden.
+    { "map.sample", map.sample, { open, 0, { seed = 1, from = spot, min = 1, hidden = true } } },
+    { "map.visible", map.visible, { open, 1, 1, side, side } },
+    { "map.parse", map.parse, { text } },
+    { "map.line", map.line, { 1, 1, many, 7 } },
+  }
+  for _, case in ipairs(turns) do cases[#cases + 1] = case end
   for _, algorithm in ipairs(map.ALGORITHMS) do
     local options = { width = side, height = side, seed = 1, algorithm = algorithm }
     cases[#cases + 1] = { "map.generate", map.generate, { options }, algorithm }
