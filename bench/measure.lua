@@ -92,4 +92,26 @@ function M.fmt_ratio(r)
   return string.format("%.2fx", r)
 end
 
+-- The differences found between the module and what it is checked against
+-- (`against`: "baseline", "references"), reported once after the tables:
+-- `note(what, why)` keeps one when `why` is not nil; `report(out)` prints
+-- the first 10, or that there were none.
+function M.mismatches(against)
+  local list = {}
+  local function note(what, why)
+    if why then list[#list + 1] = what .. ": " .. why end
+  end
+  local function report(out)
+    if #list == 0 then
+      local whose = against:sub(-1) == "s" and against .. "'" or against .. "'s"
+      out("Checked before timing: the module's results equal the %s on every level timed.", whose)
+    else
+      out("**The module differs from the %s (%d cases):**", against, #list)
+      out("")
+      for k = 1, math.min(#list, 10) do out("- %s", list[k]) end
+    end
+  end
+  return note, report
+end
+
 return M

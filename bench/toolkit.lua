@@ -78,7 +78,7 @@ local function pick(levels, i) return levels[(i - 1) % #levels + 1] end
 ---------------------------------------------------------------------------
 -- The module against the baseline, on every level timed.
 
-local mismatches = {}
+local note, report_mismatches = measure.mismatches("baseline")
 
 local function same_rows(a, b, h, w)
   for y = 1, h do
@@ -90,9 +90,6 @@ local function same_rows(a, b, h, w)
   end
 end
 
-local function note(what, why)
-  if why then mismatches[#mismatches + 1] = what .. ": " .. why end
-end
 
 local function check()
   local function check_level(m, name, radii)
@@ -232,13 +229,7 @@ if sc then
   out("")
 end
 if has_module then
-  if #mismatches == 0 then
-    out("Checked before timing: the module's results equal the baseline's on every level timed.")
-  else
-    out("**The module differs from the baseline (%d cases):**", #mismatches)
-    out("")
-    for k = 1, math.min(#mismatches, 10) do out("- %s", mismatches[k]) end
-  end
+  report_mismatches(out)
   out("")
 end
 out("(%s: %.0f s of CPU for this table; sink %d)", INTERP, elapsed, measure.sink() % 1000)

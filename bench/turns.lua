@@ -109,11 +109,7 @@ local function pick(levels, i) return levels[(i - 1) % #levels + 1] end
 ---------------------------------------------------------------------------
 -- The module against the references, on every level timed.
 
-local mismatches = {}
-
-local function note(what, why)
-  if why then mismatches[#mismatches + 1] = what .. ": " .. why end
-end
+local note, report_mismatches = measure.mismatches("references")
 
 local function rows_differ(a, b)
   for y = 1, #b do
@@ -339,12 +335,6 @@ for _, t in ipairs(turns) do
     fmt_ratio(t.r.lua / t.r.module))
 end
 out("")
-if #mismatches == 0 then
-  out("Checked before timing: the module's results equal the references' on every level timed.")
-else
-  out("**The module differs from the references (%d cases):**", #mismatches)
-  out("")
-  for k = 1, math.min(#mismatches, 10) do out("- %s", mismatches[k]) end
-end
+report_mismatches(out)
 out("")
 out("(%s: %.0f s of CPU for this table; sink %d)", INTERP, elapsed, measure.sink() % 1000)

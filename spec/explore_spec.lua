@@ -7,14 +7,8 @@ local support = require "spec.support"
 local ref_explore = require("spec.reference.explore").explore
 
 local from_text, each_level, cells_not_in = support.from_text, support.each_level, support.cells_not_in
+local path_text = support.path_text
 local fmt = string.format
-
-local function path_text(p)
-  if not p then return "nil" end
-  local parts = {}
-  for i, c in ipairs(p) do parts[i] = fmt("(%d,%d)", c.x, c.y) end
-  return table.concat(parts, " ")
-end
 
 -- Remembers what fov shows from (x, y) in `known`.
 local function look(m, known, x, y, r)

@@ -8,14 +8,8 @@ local support = require "spec.support"
 local ref = require "spec.reference.path"
 
 local from_text, each_level, cells_not_in = support.from_text, support.each_level, support.cells_not_in
+local path_text = support.path_text
 local fmt = string.format
-
-local function path_text(p)
-  if not p then return "nil" end
-  local parts = {}
-  for i, c in ipairs(p) do parts[i] = fmt("(%d,%d)", c.x, c.y) end
-  return table.concat(parts, " ")
-end
 
 describe("map.path", function()
   local VARIANTS = {

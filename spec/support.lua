@@ -197,6 +197,15 @@ function M.generator(seed)
   end
 end
 
+-- A path (an array of {x=, y=}, or nil) as text, "(x,y) (x,y) ...", for
+-- messages and comparisons.
+function M.path_text(p)
+  if not p then return "nil" end
+  local parts = {}
+  for i, c in ipairs(p) do parts[i] = string.format("(%d,%d)", c.x, c.y) end
+  return table.concat(parts, " ")
+end
+
 -- The cells of m whose character is not in `chars`, as {x, y} pairs.
 function M.cells_not_in(m, chars)
   local set, out = char_set(chars), {}

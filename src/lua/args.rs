@@ -174,11 +174,25 @@ pub fn path(args: &Args) -> Result<Route, String> {
     let size = args.map_size(1)?;
     let from = cell(args, 2, ("x1", "y1"), "start", size)?;
     let to = cell(args, second, ("x2", "y2"), "goal", size)?;
+    route(args, options_at, size, (from, to), |w| {
+        args.window(1, (w.x, w.y), (w.w, w.h), size.0)
+    })
+}
+
+/// The route from `from` to `to` on a map of `size` with the options at
+/// `options_at`: its window (`route_window`), the limits read over it, and
+/// its cells from `cells_of`, called once the memory bound is checked.
+pub(super) fn route(
+    args: &Args,
+    options_at: c_int,
+    size: (usize, usize),
+    (from, to): (Pos, Pos),
+    cells_of: impl FnOnce(Rect) -> Result<Grid, String>,
+) -> Result<Route, String> {
     let (search, window, near) = route_window(args, options_at, size, (from, to))?;
     let limits = search.limits(args, window, size)?;
-    let grid = args.window(1, (window.x, window.y), (window.w, window.h), size.0)?;
     Ok(Route {
-        grid,
+        grid: cells_of(window)?,
         window,
         from,
         to,

@@ -385,18 +385,7 @@ unsafe extern "C-unwind" fn path_cells(state: *mut lua_State) -> c_int {
     call(state, "map.path", |args| {
         let size = (integer(args, 3)?, integer(args, 4)?);
         let (from, to) = (checked_cell(args, 7, size)?, checked_cell(args, 9, size)?);
-        let (search, window, near) = route_window(args, 11, size, (from, to))?;
-        let grid = read_window(args, 5, window)?;
-        let limits = search.limits(args, window, size)?;
-        let route = args::Route {
-            grid,
-            window,
-            from,
-            to,
-            near,
-            walk: search.walk,
-            limits,
-        };
+        let route = args::route(args, 11, size, (from, to), |w| read_window(args, 5, w))?;
         Ok(match super::route(&route) {
             Ok(cells) => Reply::Text(packed(&cells)),
             Err(why) => Reply::Positions(Err(why)),
