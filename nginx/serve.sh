@@ -17,7 +17,7 @@
 #                  as nginx/bench.conf (bench/http.sh's constant location);
 #                  none by default
 #
-# The prefix (-p) is always nginx/, so nginx.conf finds nginx/map_server.lua
+# The prefix (-p) is always nginx/, so nginx.conf finds lua/map/server.lua
 # and build/lib/lua/5.1/map.so, and its temp files go to nginx/tmp. This
 # script writes, in RUN_DIR, a top-level nginx.conf (load_module lines when
 # the binary needs them, pid, error_log, then `include` of nginx/nginx.conf)
