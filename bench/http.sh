@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # bench/http.sh: the map server under wrk, 127.0.0.1 only, bounded in time.
 #
-# Starts nginx/serve.sh on its own port, then alternates two wrk runs, rounds
-# times: /?seed=N&format=text with a new seed per request (bench/wrk_seeds.lua)
-# and /bench/constant, a location of the same server returning a constant
-# body of the same size (1220 bytes: a 60x20 text map with its final
-# newline). That location is in nginx/bench.conf, which only this script
-# adds to the server (serve.sh's SERVER_CONF); the production config,
-# nginx/nginx.conf, does not have it. Prints requests/s of each (median over
-# the rounds) and the ratio.
+# Starts nginx/serve.sh on its own port and measures three workloads, each
+# against a constant body of its own size: /?seed=N&format=text (the text),
+# /?seed=N (the page, rooms) and /?seed=N&algorithm=bsp&doors=on (the page,
+# bsp with doors), a new seed per request (bench/wrk_seeds.lua). The
+# constant is /bench/constant?size=S, a location of the same server that
+# sends S bytes made once (nginx/bench.conf, which only this script adds to
+# the server through serve.sh's SERVER_CONF; the production config,
+# nginx/nginx.conf, does not have it). S is the mean size of the workload's
+# responses over 20 seeds. Each round runs, for every workload, its constant
+# and then the workload, and takes the ratio of the two; prints requests/s of
+# each (median over the rounds), the median of the rounds' ratios (runs side
+# by side share the machine's load, which other work on it changes from one
+# minute to the next) and the load average before and after.
 #
 # Environment: BENCH_HTTP_PORT (18089), BENCH_HTTP_SECONDS (5 per run),
 # BENCH_HTTP_ROUNDS (3), BENCH_HTTP_CONNECTIONS (16), BENCH_HTTP_THREADS (1).
@@ -23,6 +28,13 @@ CONNECTIONS=${BENCH_HTTP_CONNECTIONS:-16}
 THREADS=${BENCH_HTTP_THREADS:-1}
 BASE=http://127.0.0.1:$PORT
 
+# name | query after /?seed=N | target ratio
+WORKLOADS=(
+  "text|&format=text|0.80"
+  "page, rooms||0.50"
+  "page, bsp with doors|&algorithm=bsp&doors=on|0.50"
+)
+
 skip() {
   echo "HTTP: skipped: $*"
   exit 0
@@ -32,6 +44,7 @@ command -v wrk >/dev/null || skip "wrk not installed"
 command -v curl >/dev/null || skip "curl not installed"
 [ -x nginx/serve.sh ] || skip "no nginx/serve.sh"
 [ -f build/lib/lua/5.1/map.so ] || skip "build/lib/lua/5.1/map.so not built (make)"
+grep -q 'location = /bench/constant' nginx/bench.conf || skip "nginx/bench.conf has no /bench/constant location"
 
 tmp=$(mktemp -d /tmp/map-bench-http.XXXXXX)
 server_pid=""
@@ -44,24 +57,25 @@ cleanup() {
 }
 trap cleanup EXIT
 
-grep -q 'location = /bench/constant' nginx/bench.conf || skip "nginx/bench.conf has no /bench/constant location"
-server_dir=$root/nginx
-note="nginx/nginx.conf plus nginx/bench.conf's /bench/constant"
-
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 PORT=$PORT ADDR=127.0.0.1 LOG_DIR=$tmp/logs RUN_DIR=$tmp/run SERVER_CONF=$root/nginx/bench.conf \
-  "$server_dir/serve.sh" 2>"$tmp/serve.err" &
+  nginx/serve.sh 2>"$tmp/serve.err" &
 server_pid=$!
 for _ in $(seq 1 50); do
   curl -fsS -o /dev/null "$BASE/bench/constant" 2>/dev/null && break
   kill -0 "$server_pid" 2>/dev/null || { cat "$tmp/serve.err" >&2; skip "the server did not start"; }
   sleep 0.1
 done
-curl -fsS -o "$tmp/map.txt" "$BASE/?seed=1&format=text" || skip "GET /?seed=1&format=text failed"
-curl -fsS -o "$tmp/constant.txt" "$BASE/bench/constant" || skip "GET /bench/constant failed"
-map_size=$(wc -c <"$tmp/map.txt")
-constant_size=$(wc -c <"$tmp/constant.txt")
-[ "$map_size" = "$constant_size" ] ||
-  echo "bench/http.sh: warning: the map is $map_size bytes, /bench/constant $constant_size" >&2
+
+# The mean size of a workload's responses, over 20 of the seeds wrk asks for.
+mean_size() {
+  local total=0 size
+  for seed in $(seq 100000001 100000020); do
+    size=$(curl -fsS -o /dev/null -w '%{size_download}' "$BASE/?seed=$seed$1") || skip "GET /?seed=$seed$1 failed"
+    total=$((total + size))
+  done
+  echo $((total / 20))
+}
 
 # One bounded wrk run; prints requests/s (and fails on any non-2xx answer).
 run_wrk() {
@@ -75,33 +89,46 @@ run_wrk() {
   awk '/^Requests\/sec:/ { print $2 }' <<<"$out"
 }
 
-map_runs=()
-constant_runs=()
-# Warm-up (the workers' traces), not counted.
-SECONDS_PER_RUN=1 run_wrk -s bench/wrk_seeds.lua "$BASE/" >/dev/null
-SECONDS_PER_RUN=1 run_wrk "$BASE/bench/constant" >/dev/null
-for _ in $(seq 1 "$ROUNDS"); do
-  constant_runs+=("$(run_wrk "$BASE/bench/constant")")
-  map_runs+=("$(run_wrk -s bench/wrk_seeds.lua "$BASE/")")
+declare -a names queries targets sizes runs constant_runs ratios
+for i in "${!WORKLOADS[@]}"; do
+  IFS='|' read -r names[i] queries[i] targets[i] <<<"${WORKLOADS[i]}"
+  sizes[i]=$(mean_size "${queries[i]}")
+  # Warm-up (the workers' traces), not counted.
+  SECONDS_PER_RUN=1 WRK_QUERY=${queries[i]} run_wrk -s bench/wrk_seeds.lua "$BASE/" >/dev/null
+  SECONDS_PER_RUN=1 run_wrk "$BASE/bench/constant?size=${sizes[i]}" >/dev/null
 done
+for _ in $(seq 1 "$ROUNDS"); do
+  for i in "${!WORKLOADS[@]}"; do
+    constant_rps=$(run_wrk "$BASE/bench/constant?size=${sizes[i]}")
+    rps=$(WRK_QUERY=${queries[i]} run_wrk -s bench/wrk_seeds.lua "$BASE/")
+    constant_runs[i]+=" $constant_rps"
+    runs[i]+=" $rps"
+    ratios[i]+=" $(awk -v m="$rps" -v c="$constant_rps" 'BEGIN { printf "%.3f", m / c }')"
+  done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-map_rps=$(median "${map_runs[@]}")
-constant_rps=$(median "${constant_runs[@]}")
 workers=$(pgrep -c -P "$server_pid" || true)
 
 echo "### HTTP (nginx + lua-nginx-module, LuaJIT flavour)"
 echo
-echo "Server: $note; $(nginx -v 2>&1 | sed 's/^nginx version: //'), worker_processes auto ($workers workers)."
-echo "wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s, 127.0.0.1:$PORT, $ROUNDS alternating rounds after a 1 s warm-up each; median requests/s."
-echo "Body sizes: map $map_size bytes, constant $constant_size bytes."
+echo "Server: nginx/nginx.conf plus nginx/bench.conf's /bench/constant; $(nginx -v 2>&1 | sed 's/^nginx version: //'), worker_processes auto ($workers workers)."
+echo "wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s, 127.0.0.1:$PORT, $ROUNDS rounds (each workload's constant, then the workload) after a 1 s warm-up each; median requests/s, median of the rounds' ratios."
+echo "Load average (1, 5, 15 min) before: $load_before; after: $load_after ($(nproc) cores)."
 echo
-echo "| endpoint | requests/s (median) | runs |"
-echo "| --- | ---: | --- |"
-echo "| /?seed=N&format=text (new seed each request) | $map_rps | ${map_runs[*]} |"
-echo "| /bench/constant | $constant_rps | ${constant_runs[*]} |"
-echo
-awk -v m="$map_rps" -v c="$constant_rps" 'BEGIN {
-  r = m / c
-  printf "map / constant = %.2f (target >= 0.80: %s)\n", r, (r >= 0.80) ? "met" : "MISSED"
-}'
+echo "| workload | bytes | requests/s (median) | runs | constant of that size | runs | ratios | ratio (median) | target |"
+echo "| --- | ---: | ---: | --- | ---: | --- | --- | ---: | --- |"
+for i in "${!WORKLOADS[@]}"; do
+  # shellcheck disable=SC2086 # the runs are words
+  rps=$(median ${runs[i]})
+  # shellcheck disable=SC2086
+  constant_rps=$(median ${constant_runs[i]})
+  # shellcheck disable=SC2086
+  ratio=$(median ${ratios[i]})
+  awk -v name="${names[i]}" -v query="/?seed=N${queries[i]}" -v size="${sizes[i]}" -v m="$rps" -v c="$constant_rps" \
+    -v mr="${runs[i]# }" -v cr="${constant_runs[i]# }" -v rs="${ratios[i]# }" -v r="$ratio" -v t="${targets[i]}" 'BEGIN {
+    printf "| %s (`%s`) | %d | %s | %s | %s | %s | %s | %.2f | >= %.2f: %s |\n", name, query, size, m, mr, c, cr, rs, r,
+      t, (r >= t) ? "met" : "MISSED"
+  }'
+done
