@@ -68,24 +68,7 @@ local function module_error(opts)
   if not ok then return (err:gsub("^map%.generate_text: ", "")) end
 end
 
--- An option's value other than its default, as query text: the value the
--- module gets is read back from the text (as the server reads it).
-local function other_value(option)
-  if option.type == "boolean" then return tostring(not option.default) end
-  if option.type == "integer" then
-    local value = option.min + 1
-    if value == option.default or value > option.max then value = option.min end
-    return string.format("%d", value)
-  end
-  local value = (option.min + option.max) / 2
-  if value == option.default then value = (option.default + option.max) / 2 end
-  return (string.format("%.6f", value):gsub("0+$", ""):gsub("%.$", ""))
-end
-
-local function option_value(option, text)
-  if option.type == "boolean" then return text == "true" or text == "on" end
-  return tonumber(text)
-end
+local other_value, option_value = support.other_value, support.option_value
 
 describe("map.server (no nginx)", function()
   describe("parse_query", function()

@@ -56,15 +56,39 @@ function M.count_cells(m, wanted)
   return n
 end
 
--- Runs lua/main.lua with these arguments and the module this process loaded,
--- under the same interpreter. Returns stdout, stderr and the exit code.
-function M.cli(...)
+-- An option's value other than its default, as text (a query's or the
+-- CLI's): the value the module gets is read back from the text, as the
+-- server and the CLI read it (option_value).
+function M.other_value(option)
+  if option.type == "boolean" then return tostring(not option.default) end
+  if option.type == "integer" then
+    local value = option.min + 1
+    if value == option.default or value > option.max then value = option.min end
+    return string.format("%d", value)
+  end
+  local value = (option.min + option.max) / 2
+  if value == option.default then value = (option.default + option.max) / 2 end
+  return (string.format("%.6f", value):gsub("0+$", ""):gsub("%.$", ""))
+end
+
+function M.option_value(option, text)
+  if option.type == "boolean" then return text == "true" or text == "on" end
+  return tonumber(text)
+end
+
+-- Runs a main.lua under the interpreter that runs the specs: `how.main` (the
+-- file; lua/main.lua), from `how.cwd` (the repository's root), with
+-- LUA_CPATH and LUA_PATH set to `how.cpath` and `how.path` (both
+-- interpreters' variables; default: the module and paths this process
+-- loaded), and these arguments. Returns stdout, stderr and the exit code.
+function M.run_main(how, ...)
   local args = {}
   for i, a in ipairs({ ... }) do args[i] = M.shell_quote(a) end
   local err_path = os.tmpname()
-  local cpath = M.shell_quote(package.cpath)
-  local command = string.format("LUA_CPATH_5_4=%s LUA_CPATH=%s %s lua/main.lua %s 2>%s; echo \"exit=$?\"",
-    cpath, cpath, M.INTERPRETER, table.concat(args, " "), M.shell_quote(err_path))
+  local cpath, path = M.shell_quote(how.cpath or package.cpath), M.shell_quote(how.path or package.path)
+  local command = string.format("cd %s && LUA_CPATH_5_4=%s LUA_CPATH=%s LUA_PATH_5_4=%s LUA_PATH=%s LUA_INIT= "
+    .. "LUA_INIT_5_4= %s %s %s 2>%s; echo \"exit=$?\"", M.shell_quote(how.cwd or "."), cpath, cpath, path, path,
+    M.INTERPRETER, M.shell_quote(how.main or "lua/main.lua"), table.concat(args, " "), M.shell_quote(err_path))
   local p = assert(io.popen(command))
   local out = p:read("*a")
   p:close()
@@ -72,6 +96,12 @@ function M.cli(...)
   os.remove(err_path)
   local body, code = out:match("^(.-)exit=(%d+)\n$")
   return body, err, tonumber(code)
+end
+
+-- Runs lua/main.lua with these arguments and the module this process loaded,
+-- under the same interpreter. Returns stdout, stderr and the exit code.
+function M.cli(...)
+  return M.run_main({}, ...)
 end
 
 -- Runs a shell command; returns its stdout.

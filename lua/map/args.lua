@@ -99,7 +99,7 @@ function M.random_seed()
 end
 
 -- A number of an option's description as text: integers without a decimal point.
-function M.number_text(x)
+local function number_text(x)
   if x == math.floor(x) and math.abs(x) < 2 ^ 53 then return string.format("%d", x) end
   return tostring(x)
 end
@@ -107,7 +107,7 @@ end
 -- What an option allows, in words: "integer from 1 to 10000", "number in
 -- (0, 1]", "boolean" (the CLI's --help and docs/generators.md).
 function M.allowed(option)
-  local low, high = M.number_text(option.min or 0), M.number_text(option.max or 0)
+  local low, high = number_text(option.min or 0), number_text(option.max or 0)
   if option.type == "integer" then return ("integer from %s to %s"):format(low, high) end
   if option.type == "number" then return ("number in %s%s, %s]"):format(option.open_min and "(" or "[", low, high) end
   return "boolean"
