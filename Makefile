@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' -o -name '*.lua')
 
-.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install play test-love test-browser test-host readme
+.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock play test-love test-browser test-host readme
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -19,12 +19,20 @@ $(BUILD)/5.1/map.so: $(SOURCES)
 	$(CARGO) build --locked --release --features luajit --target-dir target/luajit
 	install -D -m 755 target/luajit/release/libmap.so $@
 
+# The module's Lua side, installed beside it (share/lua/5.4/map/, share/lua/5.1/map/):
+# map.args (the CLI's and the server's reading of arguments) and map.server
+# (the OpenResty handler, docs/server.md).
+LUA_MODULES := lua/map/args.lua lua/map/server.lua
+
 install: all
 	install -D -m 755 $(BUILD)/5.4/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.4/map.so
 	install -D -m 755 $(BUILD)/5.1/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.1/map.so
+	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/lua/5.4/map $(LUA_MODULES)
+	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/lua/5.1/map $(LUA_MODULES)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/lua/5.4/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.1/map.so
+	rm -rf $(DESTDIR)$(PREFIX)/share/lua/5.4/map $(DESTDIR)$(PREFIX)/share/lua/5.1/map
 
 # The HTTP server (nginx/, see docs/server.md): Debian's nginx with
 # libnginx-mod-http-lua, or OpenResty when it is on PATH. In the foreground;
@@ -84,13 +92,15 @@ readme: $(BUILD)/5.4/map.so
 clean:
 	rm -rf build target
 
-# For luarocks (map-*.rockspec, build type "make"): builds and installs the
-# one flavour matching the interpreter luarocks runs for, given as LUA.
+# For luarocks (map-*.rockspec, build type "make"): builds the one flavour
+# matching the interpreter luarocks runs for, given as LUA, as build/rock/map.so,
+# which the rockspec's build.install puts in the tree with map.args and
+# map.server. (Not an install target: `luarocks make --pack-binary-rock` passes
+# a make install the default tree's directories, not the ones it packs.)
 FLAVOUR = $(shell $(LUA) -e 'io.write(jit and "luajit" or _VERSION == "Lua 5.4" and "lua54" or "none")')
 
 rock:
 	@test "$(FLAVOUR)" != none || { echo "map needs Lua 5.4 or LuaJIT; $(LUA) is neither" >&2; exit 1; }
+	@command -v $(CARGO) >/dev/null || { echo "map: building needs Rust's cargo (https://rustup.rs)" >&2; exit 1; }
 	$(CARGO) build --locked --release --features $(FLAVOUR) --target-dir target/$(FLAVOUR)
-
-rock-install:
-	install -D -m 755 target/$(FLAVOUR)/release/libmap.so $(LIBDIR)/map.so
+	install -D -m 755 target/$(FLAVOUR)/release/libmap.so build/rock/map.so

@@ -121,17 +121,35 @@ function M.alive(id)
   return stat:match("^%d+ %b() (%a)") ~= "Z"
 end
 
+-- The ports test servers may listen on: MAP_TEST_PORTS ("19000-19999"), by
+-- default 20000-59999. Returns the first and the last.
+function M.test_ports()
+  local text = os.getenv("MAP_TEST_PORTS") or "20000-59999"
+  local first, last = text:match("^(%d+)%-(%d+)$")
+  first, last = tonumber(first), tonumber(last)
+  if not (first and first >= 1024 and first <= last and last <= 65535) then
+    error("MAP_TEST_PORTS must be a range of ports such as 19000-19999 (1024 to 65535), got '" .. text .. "'", 0)
+  end
+  return first, last
+end
+
 -- Starts the map server (nginx/serve.sh, Debian's nginx unless $NGINX says
--- otherwise) on a free 127.0.0.1 port, its config, pid and logs in a fresh
--- temp folder; `root` is the repository. Returns a server:
+-- otherwise) on a free 127.0.0.1 port of M.test_ports, its config, pid and
+-- logs in a fresh temp folder; `root` is the repository. By default it
+-- serves nginx/nginx.conf; `app`, when given, is {maps = the path of the
+-- maps ("/maps/"), config = function(dir, port) that writes an http-block
+-- file listening on 127.0.0.1:port and returns its path} (serve.sh's
+-- HTTP_CONF). Returns a server:
 --   server.dir, server.port, server.pid, server.url (http://127.0.0.1:PORT/)
 --   server.get(query [, curl options]) -> {status=, headers={lowercase name=value}, body=}
 --   server.stop([signal]) -> true if `signal` (TERM, or INT as Ctrl-C sends)
 --     stopped it within 5 s; otherwise it is killed
 --   server.remove() -> stops it (TERM) and deletes the temp folder
 -- Errors (after cleaning up) when the server does not start.
-function M.start_server(root)
+function M.start_server(root, app)
   local server = {}
+  local first_port, last_port = M.test_ports()
+  local maps = app and app.maps or "/"
   local shell_quote, run, alive = M.shell_quote, M.run, M.alive
   local self_pid = tonumber(M.read_file("/proc/self/stat"):match("^%d+")) -- to vary the port
 
@@ -182,16 +200,17 @@ function M.start_server(root)
   assert(dir:match("^/tmp/map%-server%-spec%.%w+$"), "mktemp failed: " .. dir)
   server.dir = dir
   local ready = map.generate_text(6, 5, 1) .. "\n"
-  local probe = "/?seed=1&width=6&height=5&format=text"
+  local probe = maps .. "?seed=1&width=6&height=5&format=text"
   for _ = 1, 5 do -- another port if this one is taken
     os.remove(dir .. "/error.log") -- a failed attempt's bind() errors
     os.remove(dir .. "/access.log")
-    server.port = 20000 + (math.random(0, 39999) + os.time() + self_pid) % 40000
+    server.port = first_port + (math.random(0, 39999) + os.time() + self_pid) % (last_port - first_port + 1)
     server.url = "http://127.0.0.1:" .. server.port .. "/"
-    server.pid = run(string.format("cd %s && PORT=%d ADDR=127.0.0.1 NGINX=%s LOG_DIR=%s RUN_DIR=%s "
+    local http_conf = app and "HTTP_CONF=" .. shell_quote(app.config(dir, server.port)) .. " " or ""
+    server.pid = run(string.format("cd %s && PORT=%d ADDR=127.0.0.1 NGINX=%s LOG_DIR=%s RUN_DIR=%s %s"
       .. "nginx/serve.sh >%s/serve.out 2>&1 & echo $!",
       shell_quote(root), server.port, shell_quote(os.getenv("NGINX") or "nginx"), shell_quote(dir),
-      shell_quote(dir), shell_quote(dir))):match("^(%d+)")
+      shell_quote(dir), http_conf, shell_quote(dir))):match("^(%d+)")
     for _ = 1, 200 do
       if not alive(server.pid) then break end
       -- Ours, not some other server already on the port: the answer is the
