@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' -o -name '*.lua')
 
-.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock play test-love test-browser test-host readme
+.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock play test-love test-browser test-host readme test-rock
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -72,6 +72,11 @@ test-love: $(BUILD)/5.1/map.so
 # SCREENSHOT_DIR=docs` refreshes docs/page.png and docs/page-phone.png.
 test-browser: $(BUILD)/5.1/map.so
 	SCREENSHOT_DIR=$(SCREENSHOT_DIR) busted --run=luajit tests/browser
+
+# The rock as a LuaRocks user builds and installs it, offline, from a clean
+# clone of HEAD (tests/rock/run.sh, docs/testing.md); .ci/run runs it.
+test-rock:
+	tests/rock/run.sh
 
 # The benchmark (bench/run.sh; docs/performance.md, bench/RESULTS.md): markdown on stdout.
 bench: all
