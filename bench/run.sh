@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# bench/run.sh: the whole benchmark of issue 6, one command (`make bench`
+# bench/run.sh: the whole benchmark, one command (`make bench`
 # builds first, then runs this). Prints markdown on stdout: the machine, one
 # table per interpreter, memory, the core's criterion benches, HTTP.
 #
 #   bench/run.sh              # everything, a few minutes
-#   bench/run.sh lua memory   # only some parts: lua, toolkit, generators, memory, criterion, http
+#   bench/run.sh lua memory   # only some parts: lua, toolkit, autotile, generators, memory, criterion, http
 #
 # Timing settings are in bench/bench.lua (BENCH_ROUNDS, BENCH_ROUND_S, ...) and
 # bench/http.sh (BENCH_HTTP_*). Criterion's data goes to target/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-parts=${*:-lua toolkit generators memory criterion http}
+parts=${*:-lua toolkit autotile generators memory criterion http}
 has() { [[ " $parts " == *" $1 "* ]]; }
 
 for so in build/lib/lua/5.4/map.so build/lib/lua/5.1/map.so; do
@@ -42,6 +42,13 @@ if has toolkit; then
   echo "## Toolkit: fov, distances, path vs pure Lua (bench/toolkit.lua)"
   "${LUA54[@]}" bench/toolkit.lua
   "${LUAJIT[@]}" bench/toolkit.lua
+fi
+
+if has autotile; then
+  echo
+  echo "## Autotile vs pure Lua (bench/autotile.lua)"
+  "${LUA54[@]}" bench/autotile.lua
+  "${LUAJIT[@]}" bench/autotile.lua
 fi
 
 if has generators; then

@@ -104,3 +104,10 @@ pub fn bound_path(size: (usize, usize), weighted: bool) -> usize {
     let cells = size.0 * size.1;
     cells + bound_search(size, 1, weighted) + 16 * cells + FIXED
 }
+
+/// `autotile`: the map's copy, the class (a byte a padded cell), the masks
+/// (2 bytes a cell), the rows they are pushed from (a `u64` a cell) and,
+/// on LuaJIT's route, the masks again as bytes.
+pub fn bound_autotile(size: (usize, usize)) -> usize {
+    13 * size.0 * size.1 + padded(size) + FIXED
+}

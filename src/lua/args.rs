@@ -9,6 +9,7 @@ use crate::generators::Generator;
 use crate::grid::{byte_set, ByteSet, Grid, Pos};
 use crate::level::{self, Level, Params};
 use crate::memory;
+use crate::toolkit::autotile::{Autotile, Mode};
 use crate::toolkit::board::{Walk, MAX_COST, MIN_COST};
 
 /// `new_map(width, height)`.
@@ -115,17 +116,24 @@ pub(super) fn opaque(args: &Args, index: c_int) -> Result<ByteSet, String> {
 /// `distances(m, sources [, options])`.
 pub fn distances(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
     args.at_most(3)?;
-    let (width, height) = args.map_size(1)?;
-    let shape = sources_shape(args, 2)?;
-    let walk = walk(args, 3)?;
+    let size = args.map_size(1)?;
+    let (sources, walk) = sources_and_walk(args, 2, size)?;
+    Ok((args.grid(1, size)?, sources, walk))
+}
+
+/// `distances`' sources at `index` and options after them, for a map of
+/// `size`: the sources are counted, and the call's memory bound checked,
+/// before any is read.
+pub(super) fn sources_and_walk(
+    args: &Args,
+    index: c_int,
+    size: (usize, usize),
+) -> Result<(Vec<Pos>, Walk), String> {
+    let shape = sources_shape(args, index)?;
+    let walk = walk(args, index + 1)?;
     let weighted = walk.cost.is_some();
-    memory::check(memory::bound_distances(
-        (width, height),
-        shape.count(),
-        weighted,
-    ))?;
-    let sources = sources(args, 2, shape, width, height)?;
-    Ok((args.grid(1, (width, height))?, sources, walk))
+    memory::check(memory::bound_distances(size, shape.count(), weighted))?;
+    Ok((sources(args, index, shape, size.0, size.1)?, walk))
 }
 
 /// `path(m, x1, y1, x2, y2 [, options])`.
@@ -137,6 +145,55 @@ pub fn path(args: &Args) -> Result<(Grid, Pos, Pos, Walk), String> {
     let walk = walk(args, 6)?;
     memory::check(memory::bound_path((w, h), walk.cost.is_some()))?;
     Ok((args.grid(1, (w, h))?, from, to, walk))
+}
+
+/// `autotile(m [, options])`.
+pub fn autotile(args: &Args) -> Result<(Grid, Autotile), String> {
+    args.at_most(2)?;
+    let size = args.map_size(1)?;
+    let tile = autotile_options(args, 2)?;
+    memory::check(memory::bound_autotile(size))?;
+    Ok((args.grid(1, size)?, tile))
+}
+
+/// `autotile`'s options: the class's characters, the mode, the edge rule,
+/// and ranks instead of masks (blob only).
+pub(super) fn autotile_options(args: &Args, index: c_int) -> Result<Autotile, String> {
+    let mut tile = Autotile {
+        class: byte_set(b"#"),
+        mode: Mode::Blob,
+        edge: true,
+        index: false,
+    };
+    read_options(
+        args,
+        index,
+        &["chars", "edge", "index", "mode"],
+        |name, value| {
+            match (name, value) {
+                ("chars", Arg::Str(chars)) if !chars.is_empty() => tile.class = byte_set(chars),
+                ("chars", other) => {
+                    return Err(format!(
+                        "chars must be a non-empty string of characters, got {other}"
+                    ))
+                }
+                ("mode", Arg::Str(b"blob")) => tile.mode = Mode::Blob,
+                ("mode", Arg::Str(b"8")) => tile.mode = Mode::Eight,
+                ("mode", Arg::Str(b"4")) => tile.mode = Mode::Four,
+                ("mode", other) => {
+                    return Err(format!(r#"mode must be "blob", "8" or "4", got {other}"#))
+                }
+                (_, Arg::Bool(b)) if name == "edge" => tile.edge = b,
+                (_, Arg::Bool(b)) => tile.index = b,
+                (_, other) => return Err(format!("{name} must be a boolean, got {other}")),
+            }
+            Ok(())
+        },
+    )?;
+    if tile.index && tile.mode != Mode::Blob {
+        return Err(r#"index applies only to mode "blob""#.into());
+    }
+    Ok(tile)
 }
 
 /// A cell of a `width` x `height` map from its coordinates.
@@ -170,7 +227,7 @@ impl Sources {
 
 /// The shape of the `sources` at `index`: one position `{x=, y=}` or a
 /// non-empty array of them, counted before any is read.
-pub(super) fn sources_shape(args: &Args, index: c_int) -> Result<Sources, String> {
+fn sources_shape(args: &Args, index: c_int) -> Result<Sources, String> {
     const WHAT: &str = "sources must be a position {x=, y=} or a non-empty array of them";
     if !args.is_table(index) {
         return Err(format!("{WHAT}, got {}", type_of(args.get(index))));
@@ -187,7 +244,7 @@ pub(super) fn sources_shape(args: &Args, index: c_int) -> Result<Sources, String
 }
 
 /// The positions of the `sources` at `index`, of the shape `shape`.
-pub(super) fn sources(
+fn sources(
     args: &Args,
     index: c_int,
     shape: Sources,
@@ -251,7 +308,7 @@ fn field_position(
 }
 
 /// The walking options of `distances` and `path`.
-pub(super) fn walk(args: &Args, index: c_int) -> Result<Walk, String> {
+fn walk(args: &Args, index: c_int) -> Result<Walk, String> {
     let mut walk = Walk::new();
     let mut cost_at = None;
     read_options(

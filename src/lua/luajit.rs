@@ -12,7 +12,7 @@ use std::ffi::c_int;
 use mlua::ffi::{self, lua_State};
 use mlua::{Lua, Table};
 
-use super::args::{opaque, position, radius, sources, sources_shape, walk};
+use super::args::{autotile_options, opaque, position, radius, sources_and_walk};
 use super::push::push_bytes;
 use super::read::Args;
 use super::{call, Reply, Upvalues};
@@ -22,7 +22,7 @@ use crate::level::Level;
 use crate::memory;
 use crate::toolkit::board::{Walk, UNREACHED};
 use crate::toolkit::distances::distances;
-use crate::toolkit::{fov, reach};
+use crate::toolkit::{autotile, fov, reach};
 
 /// The C functions only `luajit.lua` sees.
 const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
@@ -30,6 +30,7 @@ const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
     ("reach_cells", reach_cells),
     ("fov_cells", fov_cells),
     ("distances_cells", distances_cells),
+    ("autotile_cells", autotile_cells),
 ];
 
 /// Runs `luajit.lua` with the module table and the helpers; it replaces
@@ -87,6 +88,23 @@ unsafe extern "C-unwind" fn distances_cells(state: *mut lua_State) -> c_int {
     })
 }
 
+/// `autotile` on a map `luajit.lua` has read, as `(cells, width, options)`:
+/// one native-endian `u16` per cell, the mask or rank, or `u16::MAX` for a
+/// cell of no class.
+unsafe extern "C-unwind" fn autotile_cells(state: *mut lua_State) -> c_int {
+    call(state, "map.autotile", |args| {
+        let cells = Cells::of(args)?;
+        let tile = autotile_options(args, 3)?;
+        memory::check(memory::bound_autotile((cells.width, cells.height())))?;
+        let masks = autotile::masks(&cells.grid(), &tile);
+        let bytes = masks
+            .iter()
+            .flat_map(|m| m.map_or(u16::MAX, u16::from).to_ne_bytes())
+            .collect();
+        Ok(Reply::Text(bytes))
+    })
+}
+
 /// `fov` on a window that `luajit.lua` has read and checked,
 /// as `(cells, window width, origin x, origin y, radius, options)`, the
 /// origin within the window and the radius as the caller gave it.
@@ -104,16 +122,7 @@ fn fov_args(args: &Args) -> Result<(Grid, Pos, Option<usize>, ByteSet), String> 
 /// checked, as `(cells, width, sources, options)`.
 fn distances_args(args: &Args) -> Result<(Grid, Vec<Pos>, Walk), String> {
     let cells = Cells::of(args)?;
-    let (width, height) = (cells.width, cells.height());
-    let shape = sources_shape(args, 3)?;
-    let walk = walk(args, 4)?;
-    let weighted = walk.cost.is_some();
-    memory::check(memory::bound_distances(
-        (width, height),
-        shape.count(),
-        weighted,
-    ))?;
-    let sources = sources(args, 3, shape, width, height)?;
+    let (sources, walk) = sources_and_walk(args, 3, (cells.width, cells.height()))?;
     Ok((cells.grid(), sources, walk))
 }
 

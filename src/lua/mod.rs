@@ -31,7 +31,8 @@ use crate::generators::{self, Generator};
 use crate::grid::{Grid, Pos, WALL};
 use crate::level::{json, Level};
 use crate::memory;
-use crate::toolkit::{distances, fov, path, reach};
+use crate::toolkit::board::UNREACHED;
+use crate::toolkit::{autotile, distances, fov, path, reach};
 use read::Args;
 
 /// The module's functions, by the name Lua sees.
@@ -46,6 +47,7 @@ const EXPORTS: &[(&str, ffi::lua_CFunction)] = &[
     ("fov", fov),
     ("distances", distances),
     ("path", path),
+    ("autotile", autotile),
     ("_panic_probe", panic_probe),
 ];
 
@@ -219,6 +221,20 @@ unsafe extern "C-unwind" fn path(state: *mut lua_State) -> c_int {
         let (grid, from, to, walk) = args::path(args)?;
         let found = path::path(&grid, from, to, &walk).map_err(|e| e.to_string());
         Ok(Reply::Positions(found))
+    })
+}
+
+/// `map.autotile(m [, options])`: each cell's mask of its neighbours of the
+/// same class, `false` for cells of no class.
+unsafe extern "C-unwind" fn autotile(state: *mut lua_State) -> c_int {
+    call(state, "map.autotile", |args| {
+        let (grid, tile) = args::autotile(args)?;
+        let masks = autotile::masks(&grid, &tile);
+        let rows = masks
+            .iter()
+            .map(|m| m.map_or(UNREACHED, u64::from))
+            .collect();
+        Ok(Reply::Rows(grid.width(), rows))
     })
 }
 
