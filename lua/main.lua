@@ -1,6 +1,7 @@
 -- Prints a generated map: lua main.lua [width] [height] [seed] [algorithm] [--name=value ...]
 -- (`lua main.lua --help` lists everything; docs/cli.md). Arguments are read
 -- by map.args, as the server reads its query.
+---@diagnostic disable-next-line: unnecessary-if (type checkers assume LuaJIT; plain Lua 5.1 gets here)
 if _VERSION == "Lua 5.1" and not jit then
   io.stderr:write("main.lua: needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n")
   os.exit(1)

@@ -15,6 +15,7 @@ M.ALGORITHMS = map.ALGORITHMS
 M.DEFAULT_ALGORITHM = map.ALGORITHMS[1]
 
 -- Each algorithm's description (map.describe), read once.
+---@type table<string, map.Description>
 M.DESCRIPTIONS = {}
 -- Every option of every algorithm, in the module's order, each once, and its
 -- type ("integer", "number" or "boolean"; options of one name share a type).
@@ -86,6 +87,7 @@ function M.seed(text)
 end
 
 -- A fresh seed in 0 .. 2^53-1, from /dev/urandom (53 bits from 7 bytes).
+---@return integer
 function M.random_seed()
   local f = io.open("/dev/urandom", "rb")
   local bytes = f and f:read(7)
