@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' -o -name '*.lua')
 
-.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock play test-love test-browser test-host readme test-rock
+.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock play test-love test-browser test-host readme test-rock test-types
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -29,10 +29,11 @@ install: all
 	install -D -m 755 $(BUILD)/5.1/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.1/map.so
 	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/lua/5.4/map $(LUA_MODULES)
 	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/lua/5.1/map $(LUA_MODULES)
+	install -D -m 644 types/map.d.lua $(DESTDIR)$(PREFIX)/share/map/types/map.d.lua
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/lua/5.4/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.1/map.so
-	rm -rf $(DESTDIR)$(PREFIX)/share/lua/5.4/map $(DESTDIR)$(PREFIX)/share/lua/5.1/map
+	rm -rf $(DESTDIR)$(PREFIX)/share/lua/5.4/map $(DESTDIR)$(PREFIX)/share/lua/5.1/map $(DESTDIR)$(PREFIX)/share/map
 
 # The HTTP server (nginx/, see docs/server.md): Debian's nginx with
 # libnginx-mod-http-lua, or OpenResty when it is on PATH. In the foreground;
@@ -44,8 +45,9 @@ serve: $(BUILD)/5.1/map.so
 	PORT=$(PORT) ADDR=$(ADDR) nginx/serve.sh
 
 # The full suite: the core, the specs on both interpreters, the hostile
-# hosts, the LÖVE demo under Xvfb and the page in headless Chromium.
-test: test-rust test-lua test-host test-love test-browser
+# hosts, the LÖVE demo under Xvfb, the page in headless Chromium and the
+# type definitions under a type checker.
+test: test-rust test-lua test-host test-love test-browser test-types
 
 test-rust:
 	$(CARGO) test --locked
@@ -72,6 +74,12 @@ test-love: $(BUILD)/5.1/map.so
 # SCREENSHOT_DIR=docs` refreshes docs/page.png and docs/page-phone.png.
 test-browser: $(BUILD)/5.1/map.so
 	SCREENSHOT_DIR=$(SCREENSHOT_DIR) busted --run=luajit tests/browser
+
+# The editors' type definitions (types/map.d.lua) in use: emmylua_check over
+# the CLI, the README's examples and the LÖVE demo (tests/types/check.sh;
+# spec/types_spec.lua, in test-lua, checks them against the module).
+test-types:
+	tests/types/check.sh
 
 # The rock as a LuaRocks user builds and installs it, offline, from a clean
 # clone of HEAD (tests/rock/run.sh, docs/testing.md); .ci/run runs it.

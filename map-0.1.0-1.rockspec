@@ -18,7 +18,9 @@ on the same plain tables: field of view, Dijkstra maps, shortest paths. A
 native module written in Rust: building it needs Rust's cargo
 (https://rustup.rs) and works offline. Lua 5.4 and LuaJIT (luarocks'
 5.1 flavour with LUA=luajit); plain Lua 5.1 to 5.3 are not supported.
-Also installs map.server, a handler for OpenResty (nginx + Lua).]],
+Also installs map.server, a handler for OpenResty (nginx + Lua), and
+types/map.d.lua, the definitions for lua-language-server and EmmyLua (in
+the rock's directory: `luarocks show --rock-dir map`).]],
   license = "MIT",
   labels = { "roguelike", "procedural-generation", "game", "dungeon", "luajit", "openresty" },
 }
@@ -35,4 +37,5 @@ build = {
     lib = { map = "build/rock/map.so" },
     lua = { ["map.args"] = "lua/map/args.lua", ["map.server"] = "lua/map/server.lua" },
   },
+  copy_directories = { "types" },
 }

@@ -26,3 +26,10 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "setup.sh: cargo not found: install Rust (rustup.rs) and run this again" >&2
   exit 1
 fi
+
+# emmylua_check, the type checker `make test` runs with types/map.d.lua
+# (tests/types/check.sh), from crates.io at the version tested, once.
+bin=${CARGO_HOME:-$HOME/.cargo}/bin
+if ! command -v emmylua_check >/dev/null 2>&1 && [ ! -x "$bin/emmylua_check" ]; then
+  cargo install --locked --quiet --version 0.25.1 emmylua_check
+fi

@@ -33,7 +33,7 @@ describe("make install", function()
     if dir then os.execute("rm -rf " .. shell_quote(dir)) end
   end)
 
-  it("installs both flavours and map.args and map.server beside each", function()
+  it("installs both flavours, map.args and map.server beside each, and the type definitions", function()
     for _, version in ipairs({ "5.4", "5.1" }) do
       assert.are.equal(read_file("build/lib/lua/" .. version .. "/map.so"),
         read_file(prefix .. "/lib/lua/" .. version .. "/map.so"), version)
@@ -42,6 +42,7 @@ describe("make install", function()
           read_file(prefix .. "/share/lua/" .. version .. "/map/" .. name .. ".lua"), version .. " " .. name)
       end
     end
+    assert.are.equal(read_file("types/map.d.lua"), read_file(prefix .. "/share/map/types/map.d.lua"))
   end)
 
   it("runs the CLI with the installed module, out of a checkout", function()

@@ -3,7 +3,8 @@
 # repository's HEAD (uncommitted changes are not in it): `luarocks make` into
 # a tree for Lua 5.4 and one for LuaJIT, then a binary rock packed and
 # installed into a third tree. Each tree is loaded with its interpreter
-# alone on its paths: the golden 60x20 seed-42 map, map.server, the CLI.
+# alone on its paths: the golden 60x20 seed-42 map, map.server, the CLI;
+# and the type definitions are in the rock's directory.
 # `make test-rock` runs it (in .ci/run); three cargo builds, a few minutes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,7 +29,9 @@ assert(require("map.server").serve, "no map.server")
 EOF
   # The clone has no build/lib (luarocks builds build/rock/ only): main.lua uses the tree's module.
   [ "$("${env[@]}" "$lua" lua/main.lua 60 20 42)" = "$golden" ] || { echo "rock: main.lua on $tree differs" >&2; exit 1; }
-  echo "rock: $tree: $lua loads map and map.server, and prints the golden map"
+  cmp -s types/map.d.lua "$(luarocks --lua-version="$version" show --rock-dir map --tree "$tree")/types/map.d.lua" ||
+    { echo "rock: $tree lacks types/map.d.lua" >&2; exit 1; }
+  echo "rock: $tree: $lua loads map and map.server, and prints the golden map; the types are in the rock's directory"
 }
 
 luarocks --lua-version=5.4 make --tree "$tmp/lua54" >"$tmp/make-5.4.log" 2>&1 ||
