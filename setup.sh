@@ -22,14 +22,22 @@ apt-get install -y -qq --no-install-recommends \
 # and LuaJIT, so point `lua` at Lua 5.4.
 update-alternatives --set lua-interpreter /usr/bin/lua5.4
 
-if ! command -v cargo >/dev/null 2>&1; then
+# cargo is the user's (rustup puts it in ~/.cargo/bin, which sudo leaves off
+# PATH): under sudo, it is looked for, and used, as the user who ran sudo.
+as_user() {
+  if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+    sudo -u "$SUDO_USER" -H sh -c "$1"
+  else
+    sh -c "$1"
+  fi
+}
+cargo_path='PATH=$PATH:${CARGO_HOME:-$HOME/.cargo}/bin'
+if ! as_user "$cargo_path; command -v cargo >/dev/null 2>&1"; then
   echo "setup.sh: cargo not found: install Rust (rustup.rs) and run this again" >&2
   exit 1
 fi
 
 # emmylua_check, the type checker `make test` runs with types/map.d.lua
 # (tests/types/check.sh), from crates.io at the version tested, once.
-bin=${CARGO_HOME:-$HOME/.cargo}/bin
-if ! command -v emmylua_check >/dev/null 2>&1 && [ ! -x "$bin/emmylua_check" ]; then
-  cargo install --locked --quiet --version 0.25.1 emmylua_check
-fi
+as_user "$cargo_path; command -v emmylua_check >/dev/null 2>&1 ||
+  cargo install --locked --quiet --version 0.25.1 emmylua_check"
