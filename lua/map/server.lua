@@ -319,7 +319,7 @@ end
 -- one class in one span, the others bare. Without the tags, and unescaped,
 -- it is `text` exactly. `on_path[i]` is true for the path's cells, by byte
 -- offset.
-local function map_html(out, text, on_path)
+local function map_html_with_path(out, text, on_path)
   local e = M.escape_html
   -- The offsets of the cells that get a span, in order.
   local at, n = {}, 0
@@ -331,12 +331,10 @@ local function map_html(out, text, on_path)
       i = find(text, SPANNED[k], i + 1, true)
     end
   end
-  if on_path then
-    for i in pairs(on_path) do
-      if not OPEN[byte(text, i)] then
-        n = n + 1
-        at[n] = i
-      end
+  for i in pairs(on_path) do
+    if not OPEN[byte(text, i)] then
+      n = n + 1
+      at[n] = i
     end
   end
   table.sort(at)
@@ -348,11 +346,11 @@ local function map_html(out, text, on_path)
     -- A run: at[k] and the cells right after it with the same span.
     local first = at[k]
     local b = byte(text, first)
-    local open = on_path and on_path[first] and OPEN_ON_PATH[b] or OPEN[b]
+    local open = on_path[first] and OPEN_ON_PATH[b] or OPEN[b]
     local last, same = first, true
     while k < n and at[k + 1] == last + 1 do
       local c = byte(text, last + 1)
-      if (on_path and on_path[last + 1] and OPEN_ON_PATH[c] or OPEN[c]) ~= open then break end
+      if (on_path[last + 1] and OPEN_ON_PATH[c] or OPEN[c]) ~= open then break end
       if c ~= b then same = false end
       last, k = last + 1, k + 1
     end
@@ -365,6 +363,42 @@ local function map_html(out, text, on_path)
     local cells = last == first and CELL[b] or same and rep(CELL[b], last - first + 1)
       or e(sub(text, first, last))
     out[m + 1], out[m + 2], out[m + 3] = open, cells, "</span>"
+    m = m + 3
+    bare_from = last + 1
+  end
+  local bare = sub(text, bare_from)
+  out[m + 1] = escape and e(bare) or bare
+end
+
+-- The same without a path, as every page is unless it asks for one: the
+-- spanned cells found in order by a plain find per glyph (NEXT[k]: the next
+-- offset of SPANNED[k]), the earliest taken each time, so that nothing is
+-- sorted and the loop compiles; the same bytes as map_html_with_path.
+local NEXT, NONE = {}, math.huge
+local function map_html(out, text, on_path)
+  if on_path then return map_html_with_path(out, text, on_path) end
+  local e = M.escape_html
+  local escape = find(text, "&", 1, true) or find(text, "<", 1, true) or find(text, '"', 1, true)
+    or find(text, "'", 1, true)
+  for k = 1, #SPANNED do NEXT[k] = find(text, SPANNED[k], 1, true) or NONE end
+  local m, bare_from = #out, 1
+  while true do
+    local first, g = NONE, 0
+    for k = 1, #SPANNED do
+      if NEXT[k] < first then first, g = NEXT[k], k end
+    end
+    if g == 0 then break end
+    local b = byte(text, first)
+    local last = first
+    while byte(text, last + 1) == b do last = last + 1 end
+    NEXT[g] = find(text, SPANNED[g], last + 1, true) or NONE
+    if bare_from < first then
+      local bare = sub(text, bare_from, first - 1)
+      m = m + 1
+      out[m] = escape and e(bare) or bare
+    end
+    out[m + 1], out[m + 2], out[m + 3] = OPEN[b], last == first and CELL[b] or rep(CELL[b], last - first + 1),
+      "</span>"
     m = m + 3
     bare_from = last + 1
   end
@@ -421,18 +455,24 @@ for _, algorithm in ipairs(M.ALGORITHMS) do
   for _, option in ipairs(DESCRIPTIONS[algorithm].options) do INPUTS[option] = option_input(option) end
 end
 
+-- The start of an algorithm's fieldset, its legend and doc: enabled (the
+-- algorithm shown) or disabled. HEADS[enabled][name], made once.
+local HEADS = { [true] = {}, [false] = {} }
+for _, name in ipairs(M.ALGORITHMS) do
+  local e = M.escape_html
+  local description = DESCRIPTIONS[name]
+  for enabled, heads in pairs(HEADS) do
+    heads[name] = string.format('<fieldset data-algorithm="%s" data-min-width="%d" data-min-height="%d"%s>'
+      .. "<legend>%s options</legend>", e(name), description.min_width, description.min_height,
+      enabled and "" or " disabled", e(name)) .. '\n<p class="doc">' .. e(description.doc or "") .. "</p>"
+  end
+end
+
 -- An algorithm's fieldset of options: enabled (the algorithm shown) with
 -- `values` (name -> HTML text, or nil), or disabled and empty.
 local function fieldset(name, enabled, values)
-  local e = M.escape_html
-  local description = DESCRIPTIONS[name]
-  local out = {
-    string.format('<fieldset data-algorithm="%s" data-min-width="%d" data-min-height="%d"%s>'
-      .. "<legend>%s options</legend>", e(name), description.min_width, description.min_height,
-      enabled and "" or " disabled", e(name)),
-    '<p class="doc">' .. e(description.doc or "") .. "</p>",
-  }
-  for _, option in ipairs(description.options) do
+  local out = { HEADS[enabled][name] }
+  for _, option in ipairs(DESCRIPTIONS[name].options) do
     out[#out + 1] = INPUTS[option](values and values[option.name])
   end
   out[#out + 1] = "</fieldset>"
