@@ -15,7 +15,9 @@
 # and then the workload, and takes the ratio of the two; prints requests/s of
 # each (median over the rounds), the median of the rounds' ratios (runs side
 # by side share the machine's load, which other work on it changes from one
-# minute to the next) and the load average before and after.
+# minute to the next), the CPU time nginx's workers spent per request on the
+# workload and on its constant (which the load changes far less) and the
+# load average before and after.
 #
 # Environment: BENCH_HTTP_PORT (18089), BENCH_HTTP_SECONDS (5 per run),
 # BENCH_HTTP_ROUNDS (3), BENCH_HTTP_CONNECTIONS (16), BENCH_HTTP_THREADS (1).
@@ -84,19 +86,35 @@ mean_size() {
   echo $((total / 20))
 }
 
-# One bounded wrk run; prints requests/s (and fails on any non-2xx answer).
+# The CPU time (user and system, in clock ticks) the server's workers have used.
+workers_cpu() {
+  local total=0 worker fields
+  for worker in $(pgrep -P "$server_pid"); do
+    read -r -a fields <"/proc/$worker/stat" || continue
+    total=$((total + fields[13] + fields[14]))
+  done
+  echo "$total"
+}
+tick=$(getconf CLK_TCK)
+
+# One bounded wrk run; prints requests/s and the workers' CPU time per
+# request in microseconds (and fails on any non-2xx answer). The CPU time
+# is what the server spends, whatever else runs beside it (wrk included).
 run_wrk() {
-  local out
+  local out before after
+  before=$(workers_cpu)
   out=$(timeout $((SECONDS_PER_RUN + 15)) wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" "$@")
+  after=$(workers_cpu)
   if grep -q 'Non-2xx' <<<"$out" || grep -q 'Socket errors' <<<"$out"; then
     echo "wrk reported errors:" >&2
     echo "$out" >&2
     return 1
   fi
-  awk '/^Requests\/sec:/ { print $2 }' <<<"$out"
+  awk -v ticks=$((after - before)) -v tick="$tick" '/^Requests\/sec:/ { rps = $2 } / requests in / { n = $1 }
+    END { printf "%s %.1f\n", rps, ticks / tick / n * 1e6 }' <<<"$out"
 }
 
-declare -a names paths queries targets sizes runs constant_runs ratios
+declare -a names paths queries targets sizes runs constant_runs ratios cpu constant_cpu
 for i in "${!WORKLOADS[@]}"; do
   IFS='|' read -r names[i] paths[i] queries[i] targets[i] <<<"${WORKLOADS[i]}"
   sizes[i]=$(mean_size "${queries[i]}")
@@ -114,10 +132,12 @@ for i in "${!names[@]}"; do
 done
 for _ in $(seq 1 "$ROUNDS"); do
   for i in "${!names[@]}"; do
-    constant_rps=$(run_wrk "$BASE/bench/constant?size=${sizes[i]}")
-    rps=$(WRK_PATH=${paths[i]} WRK_QUERY=${queries[i]} run_wrk -s bench/wrk_seeds.lua "$BASE/")
+    read -r constant_rps constant_us < <(run_wrk "$BASE/bench/constant?size=${sizes[i]}")
+    read -r rps us < <(WRK_PATH=${paths[i]} WRK_QUERY=${queries[i]} run_wrk -s bench/wrk_seeds.lua "$BASE/")
     constant_runs[i]+=" $constant_rps"
     runs[i]+=" $rps"
+    constant_cpu[i]+=" $constant_us"
+    cpu[i]+=" $us"
     ratios[i]+=" $(awk -v m="$rps" -v c="$constant_rps" 'BEGIN { printf "%.3f", m / c }')"
   done
 done
@@ -132,8 +152,8 @@ echo "Server: nginx/nginx.conf plus nginx/bench.conf's /bench/constant; $(nginx 
 echo "wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s, 127.0.0.1:$PORT, $ROUNDS rounds (each workload's constant, then the workload) after a 1 s warm-up each; median requests/s, median of the rounds' ratios."
 echo "Load average (1, 5, 15 min) before: $load_before; after: $load_after ($(nproc) cores)."
 echo
-echo "| workload | bytes | requests/s (median) | runs | constant of that size | runs | ratios | ratio (median) | target |"
-echo "| --- | ---: | ---: | --- | ---: | --- | --- | ---: | --- |"
+echo "| workload | bytes | requests/s (median) | runs | constant of that size | runs | ratios | ratio (median) | target | server CPU per request: workload, constant (µs, median) |"
+echo "| --- | ---: | ---: | --- | ---: | --- | --- | ---: | --- | ---: |"
 for i in "${!names[@]}"; do
   # shellcheck disable=SC2086 # the runs are words
   rps=$(median ${runs[i]})
@@ -141,10 +161,14 @@ for i in "${!names[@]}"; do
   constant_rps=$(median ${constant_runs[i]})
   # shellcheck disable=SC2086
   ratio=$(median ${ratios[i]})
+  # shellcheck disable=SC2086
+  us=$(median ${cpu[i]})
+  # shellcheck disable=SC2086
+  constant_us=$(median ${constant_cpu[i]})
   awk -v name="${names[i]}" -v query="${paths[i]}?seed=N${queries[i]}" -v size="${sizes[i]}" -v m="$rps" \
     -v c="$constant_rps" -v mr="${runs[i]# }" -v cr="${constant_runs[i]# }" -v rs="${ratios[i]# }" -v r="$ratio" \
-    -v t="${targets[i]}" 'BEGIN {
+    -v t="${targets[i]}" -v us="$us" -v cus="$constant_us" 'BEGIN {
     target = (t == "-") ? "(the ceiling)" : sprintf(">= %.2f: %s", t, (r >= t) ? "met" : "MISSED")
-    printf "| %s (`%s`) | %d | %s | %s | %s | %s | %s | %.2f | %s |\n", name, query, size, m, mr, c, cr, rs, r, target
+    printf "| %s (`%s`) | %d | %s | %s | %s | %s | %s | %.2f | %s | %.1f, %.1f |\n", name, query, size, m, mr, c, cr, rs, r, target, us, cus
   }'
 done
