@@ -40,6 +40,11 @@ describe("tables built by the module", function()
       { { width = 3, height = 5, seed = 2, algorithm = "cave", fill = 1, items = 0 } },
       { { width = 100, height = 50, seed = -9, rooms = 40, items = 200 } },
       { { width = 80, height = 40, seed = 5, doors = true } },
+      { { width = 80, height = 40, seed = 5, doors = true, loops = 4, arrive = { x = 3, y = 3 },
+          vaults = { { rows = { "#+#", "+M+", "#+#" }, count = 3, rotate = true } },
+          place = { { char = "k", count = 6, min = 4 }, { char = "g", count = 2, hidden = true } } } },
+      { { width = 60, height = 30, seed = 8, algorithm = "cave", items = 20,
+          vaults = { { rows = { "##.##", "#.>.#", "##.##" } }, { rows = { "  @  ", " ... " }, required = false } } } },
     }
     for _, args in ipairs(cases) do
       local m = map.generate(unpack(args))
@@ -50,6 +55,9 @@ describe("tables built by the module", function()
       assert.are.same(v.player, m.player)
       assert.are.same(v.stairs, m.stairs)
       assert.are.same(v.items, m.items)
+      assert.are.same(v.vaults, m.vaults)
+      assert.are.same(v.placed, m.placed)
+      assert.are.same(v.up, m.up)
       assert.are.equal(#v.rows, #m)
       for y, line in ipairs(v.rows) do
         assert.are.equal(#line, #m[y])
@@ -57,13 +65,20 @@ describe("tables built by the module", function()
       end
       local fields = {}
       for y = 1, #m do fields[#fields + 1] = tostring(y) end
-      for _, k in ipairs({ "width", "height", "seed", "algorithm", "rooms", "doors", "player", "stairs", "items" }) do
+      for _, k in ipairs({ "width", "height", "seed", "algorithm", "rooms", "doors", "player", "stairs", "items",
+        "vaults", "placed" }) do
         fields[#fields + 1] = k
       end
+      if m.up then fields[#fields + 1] = "up" end
       table.sort(fields)
       assert.are.equal(table.concat(fields, " "), keys(m))
       assert.are.equal("x y", keys(m.player))
-      for _, room in ipairs(m.rooms) do assert.are.equal("h w x y", keys(room)) end
+      for _, room in ipairs(m.rooms) do
+        assert.are.equal("exits h links w x y", keys(room))
+        for _, e in ipairs(room.exits) do assert.are.equal("x y", keys(e)) end
+      end
+      for _, vault in ipairs(m.vaults) do assert.are.equal("h index rotation w x y", keys(vault)) end
+      for _, p in ipairs(m.placed) do assert.are.equal("char x y", keys(p)) end
       for _, item in ipairs(m.items) do assert.are.equal("kind x y", keys(item)) end
       for _, door in ipairs(m.doors) do assert.are.equal("x y", keys(door)) end
       assert.is_nil(getmetatable(m))
@@ -304,5 +319,64 @@ describe("fov, distances and path on Lua 5.4 and LuaJIT", function()
     end
     local digest = fmt("%d lv %d vis %d dist %d path %d", add(), n.lv, n.vis, n.dist, n.path)
     assert.are.equal(DIGEST, digest)
+  end)
+end)
+
+describe("the turn functions on Lua 5.4 and LuaJIT", function()
+  -- The digest of the results below for the fixed levels, the same on both
+  -- interpreters: the LuaJIT routes of distances and flee (within max too),
+  -- path, explore, sample and parse, and the C functions of step, line and
+  -- visible.
+  local TURNS_DIGEST = "4159001338"
+
+  it("give results that hash to the digest stored in this spec", function()
+    local hash = hasher()
+    -- Values within 2^53 and negative ones, exact on both: reduced first.
+    local function add(v) hash(v % 4294967291) end
+    local function rows(d)
+      for y = 1, #d do
+        for x = 1, #d[y] do add(d[y][x] and d[y][x] + 1 or 0) end
+      end
+    end
+    local function cells(list)
+      for _, c in ipairs(list or {}) do
+        add(c.x)
+        add(c.y)
+      end
+    end
+    for _, spec in ipairs({ { "rooms", 60, 20 }, { "cave", 80, 50 }, { "bsp", 33, 17 }, { "cellular", 25, 12 } }) do
+      for seed = 1, 4 do
+        local m = map.generate { width = spec[2], height = spec[3], seed = seed, algorithm = spec[1] }
+        local p, s = m.player, m.stairs
+        local known = map.fov(m, p, 6)
+        local limits = { avoid = m.items, known = map.fov(m, p, 20), max = 12, diagonal = true }
+        rows(map.distances(m, { p, { x = s.x, y = s.y, value = -5 } }, limits))
+        rows(map.flee(m, m.items, { factor = -1.6, cost = { ["."] = 2 } }))
+        rows(map.flee(m, p, { max = 7 }))
+        local d = map.distances(m, s, { diagonal = true })
+        for y = 1, #m, 3 do
+          for x = 1, #m[1], 2 do
+            local nx, ny = map.step(m, d, x, y, { diagonal = true, avoid = m.items })
+            add(nx or 0)
+            add(ny or 0)
+          end
+        end
+        cells(map.path(m, p, s, limits))
+        cells(map.path(m, p, s, { avoid = m.items, cost = { ["$"] = 9 } }))
+        cells(map.explore(m, known, p))
+        cells(map.explore(m, known, s, { diagonal = true }))
+        local ok, drawn = pcall(map.sample, m, 4, { seed = seed, from = p, min = 3, hidden = true })
+        if ok then cells(drawn) else add(#drawn) end
+        cells(map.line(p, s))
+        for _, c in ipairs(map.sample(m, 30, { seed = seed + 100, chars = ".$!#" })) do
+          add(map.visible(m, p, c) and 1 or 0)
+          add(map.visible(m, s, c, { radius = 9, opaque = "#$" }) and 1 or 0)
+        end
+        local parsed = map.parse(map.render(m))
+        rows({ { parsed.width, parsed.height, parsed.player.x, parsed.stairs.y } })
+        assert.are.equal(map.render(m), map.render(parsed))
+      end
+    end
+    assert.are.equal(TURNS_DIGEST, fmt("%d", hash()))
   end)
 end)

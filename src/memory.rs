@@ -90,19 +90,64 @@ fn bound_search(size: (usize, usize), sources: usize, weighted: bool) -> usize {
     4 * padded(size) + search
 }
 
-/// `distances` from `sources` sources: the map's copy, the search, the
-/// sources as read and as board indices (24 bytes each), the distances (a
-/// `u64` a cell) and, on LuaJIT, the same again as bytes.
+/// `distances` from `sources` sources over a window of `size` (`weighted`:
+/// by Dijkstra's algorithm, for costs or start values): the window's copy,
+/// its closed cells and the `known` flags read (a byte each), the search,
+/// the sources as read and as board indices with their keys (56 bytes
+/// each), the distances (a `u64` a cell) and, on LuaJIT, the same again
+/// as bytes.
 pub fn bound_distances(size: (usize, usize), sources: usize, weighted: bool) -> usize {
     let cells = size.0 * size.1;
-    cells + bound_search(size, sources, weighted) + 24 * sources + 16 * cells + FIXED
+    3 * cells + bound_search(size, sources, weighted) + 56 * sources + 16 * cells + FIXED
 }
 
-/// `path`: the map's copy, the search from the goal, and the path (a
-/// position, 16 bytes, for each of at most every cell).
+/// `path` over a window of `size`: the window's copy, its closed cells
+/// and `known` flags, the search from the goal, and the path (a position,
+/// 16 bytes, for each of at most every cell).
 pub fn bound_path(size: (usize, usize), weighted: bool) -> usize {
     let cells = size.0 * size.1;
-    cells + bound_search(size, 1, weighted) + 16 * cells + FIXED
+    3 * cells + bound_search(size, 1, weighted) + 16 * cells + FIXED
+}
+
+/// The sources of a search as read (a position and a value, 24 bytes
+/// each), before the window they decide is known.
+pub fn bound_sources(sources: usize) -> usize {
+    24 * sources + FIXED
+}
+
+/// `flee`: `distances`, then the rescan over its scaled values: the cells
+/// it may not enter (a byte each), a second board and Dijkstra's search,
+/// every reached cell as a source with its key (16 bytes) and the new
+/// distances (8).
+pub fn bound_flee(size: (usize, usize), sources: usize, weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    bound_distances(size, sources, weighted) + bound_search(size, cells, true) + 25 * cells
+}
+
+/// `explore`: the map's copy, the known and avoided cells as read and as
+/// one closed mask (a byte each), the distances from the start, and the
+/// path to the frontier cell.
+pub fn bound_explore(size: (usize, usize), weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    4 * cells + bound_distances(size, 1, weighted) + bound_path(size, weighted)
+}
+
+/// `sample`: the map's copy, the distances from `from`, the visible cells
+/// (a byte each), the candidates (a `u32` each) and the cells drawn (a
+/// position each, at most every cell).
+pub fn bound_sample(size: (usize, usize)) -> usize {
+    let cells = size.0 * size.1;
+    bound_distances(size, 1, false) + 5 * cells + 16 * cells
+}
+
+/// `line` of `cells` cells: two `i64` each.
+pub fn bound_line(cells: usize) -> usize {
+    16 * cells + FIXED
+}
+
+/// `parse` of a map of `size`: its cells, copied once.
+pub fn bound_parse(size: (usize, usize)) -> usize {
+    size.0 * size.1 + FIXED
 }
 
 /// `autotile`: the map's copy, the class (a byte a padded cell), the masks
@@ -110,4 +155,23 @@ pub fn bound_path(size: (usize, usize), weighted: bool) -> usize {
 /// on LuaJIT's route, the masks again as bytes.
 pub fn bound_autotile(size: (usize, usize)) -> usize {
     13 * size.0 * size.1 + padded(size) + FIXED
+}
+
+/// Per cell, at most, for what `vaults`, `arrive` and `place` add while a
+/// level is made: the vaults' owners (a byte), the tunnels' marks (two
+/// bytes) and queue (a `u32`), or the walking distances and their queue
+/// (two `u32`s), sight (a byte) and the floor cells listed with their
+/// distance and then as candidates (three `u32`s). Measured: at most 17
+/// B/cell in all, `bound_generate`'s share included.
+const DESIGN_PER_CELL: usize = 16;
+
+/// Each placed vault: its template turned (at most 64x64 bytes) and its
+/// entrances (at most 4 x 64, a `usize` each).
+const COPY_BYTES: usize = 64 * 64 + 4 * 64 * 8;
+
+/// What `vaults`, `arrive` and `place` add to `bound_generate` on a map of
+/// `cells` cells: the per-cell share, the templates as copied from Lua, the
+/// copies placed and the cells placed (24 bytes each).
+pub fn bound_design(cells: usize, template_cells: usize, copies: usize, placed: usize) -> usize {
+    DESIGN_PER_CELL * cells + template_cells + COPY_BYTES * copies + 24 * placed + FIXED
 }

@@ -13,9 +13,10 @@ use std::ffi::{c_int, CStr};
 use mlua::ffi::{self, lua_State};
 
 use crate::generators::{Default, Generator, Kind, OptionSpec};
-use crate::grid::{Grid, Pos};
+use crate::grid::{Grid, Pos, Rect};
 use crate::level::{Level, ITEMS};
-use crate::toolkit::board::UNREACHED;
+use crate::toolkit::board::BEYOND;
+use crate::toolkit::parse::Parsed;
 
 /// Makes room for `slots` more values on the stack, or raises "stack
 /// overflow (no room on the Lua stack for the result)".
@@ -64,7 +65,7 @@ unsafe fn push_rows(l: *mut lua_State, grid: &Grid, fields: c_int) {
 
 pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
     make_room(l, PUSH_SLOTS);
-    push_rows(l, &level.grid, 8);
+    push_rows(l, &level.grid, 12);
     let map = ffi::lua_gettop(l);
     set_int(l, map, c"width", level.grid.width() as i64);
     set_int(l, map, c"height", level.grid.height() as i64);
@@ -74,7 +75,7 @@ pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
 
     ffi::lua_createtable(l, level.rooms.len() as c_int, 0);
     for (i, room) in level.rooms.iter().enumerate() {
-        ffi::lua_createtable(l, 0, 4);
+        ffi::lua_createtable(l, 0, 6);
         let t = ffi::lua_gettop(l);
         for (key, v) in [
             (c"x", room.x),
@@ -84,6 +85,7 @@ pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
         ] {
             set_int(l, t, key, v as i64);
         }
+        push_exits(l, t, &level.exits.exits[i], &level.exits.links[i]);
         ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
     }
     ffi::lua_setfield(l, map, c"rooms".as_ptr());
@@ -108,7 +110,61 @@ pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
         ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
     }
     ffi::lua_setfield(l, map, c"items".as_ptr());
+    push_design(l, map, level);
     1
+}
+
+/// A room's `exits` (`{x=, y=}` each) and `links` (1-based room indices),
+/// set in the room's table at `t`.
+unsafe fn push_exits(l: *mut lua_State, t: c_int, exits: &[Pos], links: &[u32]) {
+    ffi::lua_createtable(l, exits.len() as c_int, 0);
+    for (k, &p) in exits.iter().enumerate() {
+        push_pos(l, p, 0);
+        ffi::lua_rawseti(l, -2, k as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, t, c"exits".as_ptr());
+    ffi::lua_createtable(l, links.len() as c_int, 0);
+    for (k, &r) in links.iter().enumerate() {
+        ffi::lua_pushinteger(l, r as ffi::lua_Integer + 1);
+        ffi::lua_rawseti(l, -2, k as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, t, c"links".as_ptr());
+}
+
+/// The level's `vaults`, `placed` and (after `arrive`) `up`, set in the
+/// map's table at `map`.
+unsafe fn push_design(l: *mut lua_State, map: c_int, level: &Level) {
+    ffi::lua_createtable(l, level.vaults.len() as c_int, 0);
+    for (i, v) in level.vaults.iter().enumerate() {
+        ffi::lua_createtable(l, 0, 6);
+        let t = ffi::lua_gettop(l);
+        for (key, n) in [
+            (c"index", v.index + 1),
+            (c"x", v.rect.x),
+            (c"y", v.rect.y),
+            (c"w", v.rect.w),
+            (c"h", v.rect.h),
+            (c"rotation", v.rotation as usize),
+        ] {
+            set_int(l, t, key, n as i64);
+        }
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, map, c"vaults".as_ptr());
+
+    ffi::lua_createtable(l, level.placed.len() as c_int, 0);
+    for (i, p) in level.placed.iter().enumerate() {
+        push_pos(l, p.pos, 1);
+        ffi::lua_pushlstring(l, [p.char].as_ptr().cast(), 1);
+        ffi::lua_setfield(l, -2, c"char".as_ptr());
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, map, c"placed".as_ptr());
+
+    if let Some(up) = level.up {
+        push_pos(l, up, 0);
+        ffi::lua_setfield(l, map, c"up".as_ptr());
+    }
 }
 
 /// Pushes `{x=, y=}` with room for `extra` more fields.
@@ -233,23 +289,41 @@ pub unsafe fn push_visible(
     1
 }
 
-/// Rows of `width` integers (`map.distances`' table), `false` where
-/// `UNREACHED`.
-pub unsafe fn push_rows_of_integers(l: *mut lua_State, width: usize, dist: &[u64]) -> c_int {
+/// A distance map for a map of `size`: the `values` of the cells of
+/// `window` (row-major, `BEYOND` where unreached); every other cell is
+/// unreached.
+pub struct Rows {
+    pub size: (usize, usize),
+    pub window: Rect,
+    pub values: Vec<i64>,
+}
+
+/// Rows of integers (`map.distances`' table), `false` where unreached.
+pub unsafe fn push_rows_of_integers(l: *mut lua_State, rows: &Rows) -> c_int {
     make_room(l, 4);
-    let height = dist.len() / width;
+    let ((width, height), w) = (rows.size, rows.window);
     ffi::lua_createtable(l, height as c_int, 0);
-    for (y, row) in dist.chunks_exact(width).enumerate() {
+    for y in 1..=height {
         ffi::lua_createtable(l, width as c_int, 0);
-        for (x, &d) in row.iter().enumerate() {
-            if d == UNREACHED {
+        let inside: &[i64] = if (w.y..w.y + w.h).contains(&y) {
+            &rows.values[(y - w.y) * w.w..][..w.w]
+        } else {
+            &[]
+        };
+        for x in 1..=width {
+            let v = if inside.is_empty() || !(w.x..w.x + w.w).contains(&x) {
+                BEYOND
+            } else {
+                inside[x - w.x]
+            };
+            if v == BEYOND {
                 ffi::lua_pushboolean(l, 0);
             } else {
-                ffi::lua_pushinteger(l, d as ffi::lua_Integer);
+                ffi::lua_pushinteger(l, v as ffi::lua_Integer);
             }
-            ffi::lua_rawseti(l, -2, x as ffi::lua_Integer + 1);
+            ffi::lua_rawseti(l, -2, x as ffi::lua_Integer);
         }
-        ffi::lua_rawseti(l, -2, y as ffi::lua_Integer + 1);
+        ffi::lua_rawseti(l, -2, y as ffi::lua_Integer);
     }
     1
 }
@@ -269,4 +343,55 @@ pub unsafe fn push_nil_and(l: *mut lua_State, why: &str) -> c_int {
     ffi::lua_pushnil(l);
     ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
     2
+}
+
+/// `nx, ny`, or nil (`map.step`'s).
+pub unsafe fn push_cell(l: *mut lua_State, cell: Option<Pos>) -> c_int {
+    match cell {
+        Some(p) => {
+            ffi::lua_pushinteger(l, p.x as ffi::lua_Integer);
+            ffi::lua_pushinteger(l, p.y as ffi::lua_Integer);
+            2
+        }
+        None => {
+            ffi::lua_pushnil(l);
+            1
+        }
+    }
+}
+
+pub unsafe fn push_boolean(l: *mut lua_State, b: bool) -> c_int {
+    ffi::lua_pushboolean(l, c_int::from(b));
+    1
+}
+
+/// An array of `{x=, y=}` on any integer coordinates (`map.line`'s).
+pub unsafe fn push_points(l: *mut lua_State, points: &[(i64, i64)]) -> c_int {
+    make_room(l, 6);
+    ffi::lua_createtable(l, points.len() as c_int, 0);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        ffi::lua_createtable(l, 0, 2);
+        let t = ffi::lua_gettop(l);
+        set_int(l, t, c"x", x);
+        set_int(l, t, c"y", y);
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    1
+}
+
+/// `map.parse`'s table: the rows, `width`, `height`, and `player` and
+/// `stairs` where the map has an `@` and a `>`.
+pub unsafe fn push_parsed(l: *mut lua_State, parsed: &Parsed) -> c_int {
+    make_room(l, PUSH_SLOTS);
+    push_rows(l, &parsed.grid, 4);
+    let map = ffi::lua_gettop(l);
+    set_int(l, map, c"width", parsed.grid.width() as i64);
+    set_int(l, map, c"height", parsed.grid.height() as i64);
+    for (key, at) in [(c"player", parsed.player), (c"stairs", parsed.stairs)] {
+        if let Some(p) = at {
+            push_pos(l, p, 0);
+            ffi::lua_setfield(l, map, key.as_ptr());
+        }
+    }
+    1
 }
