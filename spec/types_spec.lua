@@ -114,6 +114,8 @@ describe("types/map.d.lua", function()
 
   -- A call of each function taking an options table, with these options.
   local m = map.generate(60, 20, 42)
+  local known = map.fov(m, m.player.x, m.player.y, 6)
+  local d = map.distances(m, m.stairs)
   local WITH_OPTIONS = {
     generate = function(o) return map.generate(o) end,
     generate_text = function(o) return map.generate_text(o) end,
@@ -122,6 +124,11 @@ describe("types/map.d.lua", function()
     distances = function(o) return map.distances(m, m.player, o) end,
     path = function(o) return map.path(m, m.player.x, m.player.y, m.stairs.x, m.stairs.y, o) end,
     autotile = function(o) return map.autotile(m, o) end,
+    step = function(o) return map.step(m, d, m.player, o) end,
+    flee = function(o) return map.flee(m, m.player, o) end,
+    explore = function(o) return map.explore(m, known, m.player, o) end,
+    sample = function(o) return map.sample(m, 2, o) end,
+    visible = function(o) return map.visible(m, m.player, m.stairs, o) end,
   }
 
   it("declares the options of every function that takes them, as its message lists them", function()
@@ -149,6 +156,22 @@ describe("types/map.d.lua", function()
     end
   end)
 
+  it("declares the entries of generate's vaults and place as their messages list them", function()
+    -- "vaults[1] has an unknown field "x" (fields: rows, count, ...)".
+    local function listed_fields(options)
+      local ok, err = pcall(map.generate, options)
+      assert.is_false(ok)
+      return definitions.split_top(assert(tostring(err):match("%(fields: (.*)%)$"), err), ",")
+    end
+    local options = definitions.fields(defs, "map.Options")
+    local entry_types = {}
+    for _, field in ipairs(options) do entry_types[field.name] = field.type:match("^(map%.[%w_]+)%[%]$") end
+    assert.are.same(names_of(definitions.fields(defs, entry_types.vaults)),
+      listed_fields({ width = 60, height = 20, vaults = { { rows = { "." }, unknown = 1 } } }))
+    assert.are.same(names_of(definitions.fields(defs, entry_types.place)),
+      listed_fields({ width = 60, height = 20, place = { { char = "k", unknown = 1 } } }))
+  end)
+
   -- Calls of every function, each form; their arguments must fit the
   -- declaration (or one of its overloads), their results its returns.
   local levels = {}
@@ -159,6 +182,9 @@ describe("types/map.d.lua", function()
     end
     levels[#levels + 1] = { options }
   end
+  -- The design options, whose fields the level then has.
+  levels[#levels + 1] = { { width = 60, height = 20, seed = 3, vaults = { { rows = { "#####", "#.$.#", "##.##" },
+    count = 2, rotate = true } }, arrive = { x = 5, y = 5 }, place = { { char = "k", count = 2, min = 3 } } } }
   local CALLS = {
     new_map = { { 3, 2 } },
     render = { { m }, { { { "#", "." } } } },
@@ -171,6 +197,15 @@ describe("types/map.d.lua", function()
     distances = { { m, m.player }, { m, m.items, { diagonal = true, cost = { ["."] = 2 } } } },
     path = { { m, m.player.x, m.player.y, m.stairs.x, m.stairs.y }, { { { "@", "#", ">" } }, 1, 1, 3, 1 } },
     autotile = { { m }, { m, { mode = "4", edge = false } } },
+    step = { { m, d, m.player.x, m.player.y }, { m, d, m.player, { diagonal = true } }, { m, d, m.stairs } },
+    flee = { { m, m.player }, { m, { { x = 2, y = 2, value = 3 }, m.stairs }, { factor = -2, max = 30 } } },
+    explore = { { m, known, m.player.x, m.player.y }, { m, known, m.player, { diagonal = true } },
+      { m, { [m.player.y] = { [m.player.x] = true } }, m.player } },
+    sample = { { m, 3 }, { m, 2, { seed = 1, from = m.player, min = 5, hidden = true } } },
+    line = { { 1, 1, 5, 3 }, { m.player, m.stairs }, { m.player, -3, 7 }, { 0, 0, m.stairs } },
+    visible = { { m, m.player.x, m.player.y, m.stairs.x, m.stairs.y }, { m, m.player, m.stairs, { radius = 4 } },
+      { m, m.player, 2, 2 }, { m, 2, 2, m.stairs } },
+    parse = { { "#@#>\n@.>." }, { "..\n..\n" } },
   }
   for _, algorithm in ipairs(map.ALGORITHMS) do CALLS.describe[#CALLS.describe + 1] = { algorithm } end
 
@@ -208,8 +243,8 @@ describe("types/map.d.lua", function()
       level.rows = nil
       assert_type(level, "map.Level", seen, "map.generate_json")
     end
-    for _, class in ipairs({ "map.Level", "map.Room", "map.Position", "map.Item", "map.Description",
-      "map.OptionDescription" }) do
+    for _, class in ipairs({ "map.Level", "map.Room", "map.Position", "map.Item", "map.Vault", "map.Placed",
+      "map.Description", "map.OptionDescription", "map.Parsed" }) do
       for _, field in ipairs(definitions.fields(defs, class)) do
         assert.is_true(seen[class] ~= nil and seen[class][field.name], class .. "." .. field.name .. " never met")
       end
