@@ -315,6 +315,21 @@ for _, glyph in ipairs({ "@", ">", "$", "!", "+" }) do
   OPEN_ON_PATH[byte(glyph)] = '<span class="' .. CLASSES[glyph] .. ' p">'
 end
 
+-- Whether the map's text holds a character HTML needs escaped outside the
+-- spans (as no generator's map does).
+local function needs_escape(text)
+  return find(text, "&", 1, true) or find(text, "<", 1, true) or find(text, '"', 1, true) or find(text, "'", 1, true)
+end
+
+-- Puts the cells `from` to `to` of `text`, bare, as out[m + 1] (none when
+-- `from` > `to`); returns the new end of `out`.
+local function put_bare(out, m, text, from, to, escape)
+  if from > to then return m end
+  local bare = sub(text, from, to)
+  out[m + 1] = escape and M.escape_html(bare) or bare
+  return m + 1
+end
+
 -- Appends to `out` the map's text as the <pre>'s HTML: each run of cells of
 -- one class in one span, the others bare. Without the tags, and unescaped,
 -- it is `text` exactly. `on_path[i]` is true for the path's cells, by byte
@@ -338,8 +353,7 @@ local function map_html_with_path(out, text, on_path)
     end
   end
   table.sort(at)
-  local escape = find(text, "&", 1, true) or find(text, "<", 1, true) or find(text, '"', 1, true)
-    or find(text, "'", 1, true)
+  local escape = needs_escape(text)
   local m = #out
   local bare_from, k = 1, 1
   while k <= n do
@@ -355,19 +369,14 @@ local function map_html_with_path(out, text, on_path)
       last, k = last + 1, k + 1
     end
     k = k + 1
-    if bare_from < first then
-      local bare = sub(text, bare_from, first - 1)
-      m = m + 1
-      out[m] = escape and e(bare) or bare
-    end
+    m = put_bare(out, m, text, bare_from, first - 1, escape)
     local cells = last == first and CELL[b] or same and rep(CELL[b], last - first + 1)
       or e(sub(text, first, last))
     out[m + 1], out[m + 2], out[m + 3] = open, cells, "</span>"
     m = m + 3
     bare_from = last + 1
   end
-  local bare = sub(text, bare_from)
-  out[m + 1] = escape and e(bare) or bare
+  put_bare(out, m, text, bare_from, #text, escape)
 end
 
 -- The same without a path, as every page is unless it asks for one: the
@@ -377,9 +386,7 @@ end
 local NEXT, NONE = {}, math.huge
 local function map_html(out, text, on_path)
   if on_path then return map_html_with_path(out, text, on_path) end
-  local e = M.escape_html
-  local escape = find(text, "&", 1, true) or find(text, "<", 1, true) or find(text, '"', 1, true)
-    or find(text, "'", 1, true)
+  local escape = needs_escape(text)
   for k = 1, #SPANNED do NEXT[k] = find(text, SPANNED[k], 1, true) or NONE end
   local m, bare_from = #out, 1
   while true do
@@ -392,18 +399,13 @@ local function map_html(out, text, on_path)
     local last = first
     while byte(text, last + 1) == b do last = last + 1 end
     NEXT[g] = find(text, SPANNED[g], last + 1, true) or NONE
-    if bare_from < first then
-      local bare = sub(text, bare_from, first - 1)
-      m = m + 1
-      out[m] = escape and e(bare) or bare
-    end
+    m = put_bare(out, m, text, bare_from, first - 1, escape)
     out[m + 1], out[m + 2], out[m + 3] = OPEN[b], last == first and CELL[b] or rep(CELL[b], last - first + 1),
       "</span>"
     m = m + 3
     bare_from = last + 1
   end
-  local bare = sub(text, bare_from)
-  out[m + 1] = escape and e(bare) or bare
+  put_bare(out, m, text, bare_from, #text, escape)
 end
 
 local function number_text(value, kind)

@@ -6,8 +6,9 @@
 -- `table<K, V>` and `fun(...)`.
 local M = {}
 
--- The text up to the first space outside brackets and quotes, and the rest.
-local function split_type(text)
+-- Calls visit(i, c) for each character c of `text` outside brackets and
+-- quotes, in order, until it returns true; returns that i.
+local function scan_top(text, visit)
   local depth, quote = 0, nil
   for i = 1, #text do
     local c = text:sub(i, i)
@@ -19,31 +20,28 @@ local function split_type(text)
       depth = depth + 1
     elseif c == ")" or c == ">" or c == "]" then
       depth = depth - 1
-    elseif c == " " and depth == 0 then
-      return text:sub(1, i - 1), text:sub(i + 1)
+    elseif depth == 0 and visit(i, c) then
+      return i
     end
   end
-  return text, ""
 end
 
--- The parts of `text` between `sep` outside brackets and quotes.
+-- The text up to the first space outside brackets and quotes, and the rest.
+local function split_type(text)
+  local at = scan_top(text, function(_, c) return c == " " end)
+  if not at then return text, "" end
+  return text:sub(1, at - 1), text:sub(at + 1)
+end
+
+-- The parts of `text` between `sep` outside brackets and quotes, trimmed.
 local function split_top(text, sep)
-  local parts, depth, quote, start = {}, 0, nil, 1
-  for i = 1, #text do
-    local c = text:sub(i, i)
-    if quote then
-      if c == quote then quote = nil end
-    elseif c == '"' then
-      quote = c
-    elseif c == "(" or c == "<" or c == "[" then
-      depth = depth + 1
-    elseif c == ")" or c == ">" or c == "]" then
-      depth = depth - 1
-    elseif c == sep and depth == 0 then
+  local parts, start = {}, 1
+  scan_top(text, function(i, c)
+    if c == sep then
       parts[#parts + 1] = text:sub(start, i - 1)
       start = i + 1
     end
-  end
+  end)
   parts[#parts + 1] = text:sub(start)
   for i, part in ipairs(parts) do parts[i] = part:match("^%s*(.-)%s*$") end
   return parts
