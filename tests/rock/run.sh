@@ -13,6 +13,12 @@ trap 'rm -rf "$tmp"' EXIT
 
 git clone -q "$root" "$tmp/src"
 cd "$tmp/src"
+# The checkout's cargo builds, when there are any, as a start: cargo rebuilds
+# what differs (the crate itself, at another path) and keeps its compiled
+# dependencies, where three builds from nothing would take most of CI's time.
+for flavour in lua54 luajit; do
+  if [ -d "$root/target/$flavour" ]; then mkdir -p target && cp -a "$root/target/$flavour" target/; fi
+done
 golden=$(cat spec/golden/rooms-60x20-42.txt)
 
 # Loads map and map.server from tree $1 with interpreter $2 (Lua version $3)
