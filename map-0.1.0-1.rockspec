@@ -8,13 +8,17 @@ version = "0.1.0-1"
 source = {
   url = "git+file://.",
 }
+-- No `homepage` yet: the project has no public address to give.
 description = {
   summary = "Fast, connected, deterministic roguelike maps for Lua 5.4, LuaJIT and OpenResty",
   detailed = [[
 Six map generators (rooms and corridors, caves, BSP, cellular automata,
 drunkard's walk, mazes), every floor cell reachable from the player, the
-same map for the same seed on every interpreter and release; and a toolkit
-on the same plain tables: field of view, Dijkstra maps, shortest paths. A
+same map for the same seed on every interpreter and release, with vaults,
+an arrival cell and a game's own things placed on request; and a toolkit
+on the same plain tables: field of view and line of sight, Dijkstra and
+safety maps, shortest paths, monster steps, auto-explore, spawn points,
+lines, autotiling and a parser for hand-drawn maps. A
 native module written in Rust: building it needs Rust's cargo
 (https://rustup.rs) and works offline. Lua 5.4 and LuaJIT (luarocks'
 5.1 flavour with LUA=luajit); plain Lua 5.1 to 5.3 are not supported.
