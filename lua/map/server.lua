@@ -124,6 +124,11 @@ function M.parse_query(query)
   return params
 end
 
+-- The sizes a request may give (name, default, its limit in M.config) and
+-- its flags, made once: check() runs on every request.
+local SIZES = { { "width", M.DEFAULT_WIDTH, "max_width" }, { "height", M.DEFAULT_HEIGHT, "max_height" } }
+local FLAGS = { "path", "form" }
+
 -- Checks decoded parameters against the server's rules. Returns a request
 -- {seed=, width=, height=, algorithm=, format=, options=, path=} (seed nil
 -- when none was given, path nil unless given), or nil and a message. Sizes
@@ -144,9 +149,9 @@ function M.check(params)
     if not seed then return nil, problem end
     request.seed = seed
   end
-  for _, dim in ipairs({ { "width", M.DEFAULT_WIDTH }, { "height", M.DEFAULT_HEIGHT } }) do
+  for _, dim in ipairs(SIZES) do
     local name, default = dim[1], dim[2]
-    local limit = M.config["max_" .. name]
+    local limit = M.config[dim[3]]
     local text = params[name]
     local value, why = nil, nil
     if text then value, why = args.integer(text) end
@@ -160,7 +165,7 @@ function M.check(params)
     return nil, "unknown algorithm " .. shown(request.algorithm) .. " (this server has: "
       .. table.concat(M.ALGORITHMS, ", ") .. ")"
   end
-  for _, name in ipairs({ "path", "form" }) do
+  for _, name in ipairs(FLAGS) do
     if params[name] then
       local value, problem = args.read(name, "boolean", params[name])
       if value == nil then return nil, problem end
