@@ -125,8 +125,9 @@ end
 
 function love.keypressed(key)
   if script then return end
-  -- Shift+. is ">" on many layouts: text input takes it, not the rest key.
-  if key == "." and love.keyboard.isDown("lshift", "rshift") then return end
+  -- Shift+. is ">" on many layouts: text input takes it, not the rest key;
+  -- "<" and ">" come from text input, whatever keys the layout types them with.
+  if key == "<" or key == ">" or key == "." and love.keyboard.isDown("lshift", "rshift") then return end
   if game:key(key) == "quit" then love.event.quit() end
 end
 

@@ -15,6 +15,7 @@ M.BUDGET = 150         -- turns of exploring on a level before heading for its s
 M.VIEW_EVERY = 40      -- turns between view switches
 M.SHOT_AFTER = 100     -- turns before a view's screenshot may be taken
 M.SHOT_ROUTE = 10      -- cells of the route shown in a screenshot, at least
+M.SHOT_LATE = 400      -- turns after which a screenshot need not show a monster
 M.MAX_TURNS = 5000
 
 local Script = {}
@@ -187,15 +188,26 @@ function Script:record_time(map_before)
   end
 end
 
+function Script:monster_in_sight()
+  local game = self.game
+  for _, monster in ipairs(game.level.monsters) do
+    if game:is_visible(monster.x, monster.y) then return true end
+  end
+  return false
+end
+
 -- Switches views every VIEW_EVERY turns; asks for each view's screenshot
--- once, on a turn after SHOT_AFTER while travelling a route of SHOT_ROUTE
--- cells or more.
+-- once, on a turn after SHOT_AFTER with a monster in sight and a route of
+-- SHOT_ROUTE / 2 cells or more shown, or after SHOT_LATE while travelling a
+-- route of SHOT_ROUTE cells or more.
 function Script:views_and_shots()
   local game = self.game
   self.views[game.view] = true
   if game.turns % M.VIEW_EVERY == 0 then game:key("tab") end
-  if game.turns >= M.SHOT_AFTER and game.target and game.route and #game.route >= M.SHOT_ROUTE
-    and not self.shots[game.view] then
+  local route = game.route and #game.route or 0
+  if game.turns >= M.SHOT_AFTER and not self.shots[game.view]
+    and (route >= M.SHOT_ROUTE and game.target and game.turns >= M.SHOT_LATE
+      or route >= M.SHOT_ROUTE / 2 and self:monster_in_sight()) then
     self.shots[game.view] = true
     return game.view
   end
