@@ -81,6 +81,7 @@ lint:
 # (docs/algorithms.lua; spec/readme_spec.lua checks it is up to date).
 readme: $(BUILD)/5.4/map.so
 	LUA_CPATH_5_4='$(BUILD)/5.4/?.so' lua5.4 docs/algorithms.lua docs/generators.md
+	LUA_CPATH_5_4='$(BUILD)/5.4/?.so' lua5.4 docs/blob_tiles.lua docs/autotile-blob.svg
 
 clean:
 	rm -rf build target

@@ -1,7 +1,7 @@
 -- bench/baseline.lua: the pure-Lua baseline of the benchmark.
 --
--- The same algorithms as the `map` module (see the README's "How maps are
--- generated" and "Caves"), written the way a competent Lua programmer would:
+-- The same algorithms as the `map` module (see docs/generators.md, "rooms" and
+-- "cave"), written the way a competent Lua programmer would:
 -- maps are the same tables of rows of one-character strings, locals
 -- everywhere, no per-cell closures or temporary tables, arrays pre-filled so
 -- they stay in the array part, `table.new` where LuaJIT has it. It runs on

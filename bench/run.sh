@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# bench/run.sh: the whole benchmark of issue 6, one command (`make bench`
+# bench/run.sh: the whole benchmark, one command (`make bench`
 # builds first, then runs this). Prints markdown on stdout: the machine, one
 # table per interpreter, memory, the core's criterion benches, HTTP.
 #
 #   bench/run.sh              # everything, a few minutes
-#   bench/run.sh lua memory   # only some parts: lua, toolkit, turns, generators, memory, criterion, http
+#   bench/run.sh lua memory   # only some parts: lua, toolkit, turns, autotile, generators, memory, criterion, http
 #
 # Timing settings are in bench/bench.lua (BENCH_ROUNDS, BENCH_ROUND_S, ...) and
 # bench/http.sh (BENCH_HTTP_*). Criterion's data goes to target/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-parts=${*:-lua toolkit turns generators memory criterion http}
+parts=${*:-lua toolkit turns autotile generators memory criterion http}
 has() { [[ " $parts " == *" $1 "* ]]; }
 
 for so in build/lib/lua/5.4/map.so build/lib/lua/5.1/map.so; do
@@ -49,6 +49,13 @@ if has turns; then
   echo "## Every turn: step, flee, explore, sample, visible vs pure Lua; path, max (bench/turns.lua)"
   "${LUA54[@]}" bench/turns.lua
   "${LUAJIT[@]}" bench/turns.lua
+fi
+
+if has autotile; then
+  echo
+  echo "## Autotile vs pure Lua (bench/autotile.lua)"
+  "${LUA54[@]}" bench/autotile.lua
+  "${LUAJIT[@]}" bench/autotile.lua
 fi
 
 if has generators; then

@@ -1,6 +1,6 @@
 -- bench/worst.lua: a search for the slowest valid call of every export
--- (issue 9: "a documented bound on each call's time, with the worst valid
--- shape found by a search over shapes and options, not by guessing").
+-- (the bound on each call's time is documented with the worst valid shape
+-- found by a search over shapes and options, not by guessing: docs/hardening.md).
 --
 --   lua5.4 bench/worst.lua [budget_seconds]     (from the repository root)
 --

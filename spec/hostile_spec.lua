@@ -273,6 +273,7 @@ describe("maps that are not maps", function()
     { "sample", function(m) return map.sample(m, 0) end },
     -- step reads the cell's 3x3 window, which holds every bad cell here.
     { "step", function(m) return map.step(m, { { 0, 0 }, { 0, 0 } }, 1, 1) end },
+    { "autotile", function(m) return map.autotile(m) end },
   }
   for _, reader in ipairs(readers) do
     local fn, call = reader[1], reader[2]
@@ -535,6 +536,7 @@ describe("a finalizer storm", function()
     line = function(a) return map.line(a.sources[1], a.sources[2]) end,
     visible = function(a) return map.visible(a.m, a.sources[1], 4, 3) end,
     parse = function(a) return map.parse(a.text) end,
+    autotile = function(a) return map.autotile(a.m, { chars = "#.", mode = "8" }) end,
   }
 
   local CHANGES = {
@@ -569,9 +571,9 @@ describe("a finalizer storm", function()
               change(a)
             end
           end
-          -- Made with the collector stopped, so that none of them is
-          -- finalized before the call: restarted with all that debt, the
-          -- collector's first steps inside the call find them dead.
+          -- Made with the collector stopped, so that none is finalized
+          -- before the call: the eager collector then finishes a cycle and
+          -- runs them at the next allocations, the call's own.
           collectgarbage("stop")
           for _ = 1, PENDING do finalizable(act) end
           armed = true

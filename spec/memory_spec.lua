@@ -3,15 +3,22 @@
 -- is freed while it is counted. The Rust side is tests/memory.rs.
 local map = require "map"
 
--- Bytes per map cell that a result may take, plus a fixed allowance for the
--- lists of a level (at most 10,000 rooms and 10,000 items). Measured: a
--- generated level 19 B/cell on Lua 5.4 and 13 on LuaJIT; fov, a hash entry
--- per visible cell, up to 41 B/cell when every cell of a 600-wide row is
--- visible (the hash part rounds up to a power of two).
-local PER_CELL, FOV_PER_CELL = 32, 64
+-- A table of rows costs per cell (a value in a row's array) and per row (the
+-- row's table): measured at most 16 B a cell and 72 a row on Lua 5.4, 18 and
+-- 80 on LuaJIT. fov's rows hold a hash entry per visible cell, rounded up
+-- to a power of two (41 B/cell measured with every cell of a 600-wide row
+-- visible). A path is a table per position (120 B measured on both). The
+-- fixed part covers a level's lists (at most 10,000 rooms and 10,000 items).
+local BOUND = { -- bytes per cell and per row
+  rows = { cell = 24, row = 96 },
+  fov = { cell = 64, row = 128 },
+  path = { cell = 128, row = 0 },
+  text = { cell = 4, row = 0 },
+}
 local FIXED = 3 * 1024 * 1024
 
-local W, H = 600, 600
+-- Large, wide and narrow: a row of one cell costs the most per cell.
+local SHAPES = { { 600, 600 }, { 1, 100000 }, { 100000, 1 }, { 3, 30000 } }
 
 -- The bytes the Lua heap grew by while `f` built its result (kept alive).
 local function growth(f)
@@ -25,52 +32,73 @@ local function growth(f)
   return grew
 end
 
-local function within_bound(name, f, per_cell)
+local function within_bound(name, f, kind, w, h)
   local grew = growth(f)
-  local bound = (per_cell or PER_CELL) * W * H + FIXED
-  assert(grew <= bound, ("%s: %d bytes, bound %d"):format(name, grew, bound))
+  local bound = BOUND[kind].cell * w * h + BOUND[kind].row * h + FIXED
+  assert(grew <= bound, ("%s %dx%d: %d bytes, bound %d"):format(name, w, h, grew, bound))
   assert(grew > 0, name .. ": nothing measured")
 end
 
-describe("the Lua result of every call stays within 32 bytes a cell (fov: 64) plus 3 MiB", function()
-  local cave = map.generate { width = W, height = H, seed = 1, algorithm = "cave", fill = 1 }
-  local open = map.new_map(W, H)
-  for y = 2, H - 1 do
-    for x = 2, W - 1 do open[y][x] = "." end
-  end
-  local most = { width = W, height = H, seed = 1, rooms = 10000, items = 10000 }
-
-  it("tables of rows: new_map, generate with the most rooms and items, distances", function()
-    within_bound("new_map", function() return map.new_map(W, H) end)
-    within_bound("generate", function() return map.generate(most) end)
-    within_bound("distances", function() return map.distances(cave, cave.player) end)
-  end)
-
-  it("strings: render, generate_text, generate_json", function()
-    within_bound("render", function() return map.render(cave) end)
-    within_bound("generate_text", function() return map.generate_text(most) end)
-    within_bound("generate_json", function() return map.generate_json(most) end)
-  end)
-
-  it("fov over an open map (every cell visible) and a long path", function()
-    within_bound("fov", function() return map.fov(open, W / 2, H / 2) end, FOV_PER_CELL)
-    within_bound("path", function() return map.path(open, 2, 2, W - 1, H - 1) end)
-  end)
-
-  it("the turn functions: flee's rows, parse's map, explore's and sample's cells", function()
-    within_bound("flee", function() return map.flee(cave, cave.player) end)
-    within_bound("distances within max", function() return map.distances(cave, cave.player, { max = 5 }) end)
-    within_bound("parse", function() return map.parse(map.render(cave)) end)
-    -- Everything known but a column at the far side: the longest way there.
-    local known = {}
-    for y = 1, H do
-      local row = {}
-      for x = 1, W - 2 do row[x] = true end
-      known[y] = row
+-- A map of floor cells in a wall border (all floor when too thin for one).
+local function open(w, h)
+  local m = map.new_map(w, h)
+  for y = 1, h do
+    for x = 1, w do
+      local edge = w > 2 and h > 2 and (x == 1 or y == 1 or x == w or y == h)
+      if not edge then m[y][x] = "." end
     end
-    within_bound("explore", function() return map.explore(open, known, 2, H / 2) end)
-    assert.are.equal(W - 3, #map.explore(open, known, 2, H / 2))
-    within_bound("sample", function() return map.sample(open, 10000, { seed = 1 }) end)
+  end
+  return m
+end
+
+describe("the Lua result of every call stays within its bound per cell and per row", function()
+  for _, shape in ipairs(SHAPES) do
+    local w, h = shape[1], shape[2]
+    local m = open(w, h)
+    local from, to = { x = math.min(2, w), y = math.min(2, h) }, { x = math.max(w - 1, 1), y = math.max(h - 1, 1) }
+
+    it(("tables of rows at %dx%d: new_map, distances"):format(w, h), function()
+      within_bound("new_map", function() return map.new_map(w, h) end, "rows", w, h)
+      within_bound("distances", function() return map.distances(m, from) end, "rows", w, h)
+    end)
+
+    it(("fov, a long path and render at %dx%d"):format(w, h), function()
+      within_bound("fov", function() return map.fov(m, from.x, from.y) end, "fov", w, h)
+      within_bound("path", function() return map.path(m, from.x, from.y, to.x, to.y) end, "path", w, h)
+      within_bound("render", function() return map.render(m) end, "text", w, h)
+    end)
+
+    it(("the turn functions at %dx%d: flee, distances within max, parse, explore, sample"):format(w, h), function()
+      within_bound("flee", function() return map.flee(m, from) end, "rows", w, h)
+      within_bound("distances within max", function() return map.distances(m, from, { max = 5 }) end, "rows", w, h)
+      within_bound("parse", function() return map.parse(map.render(m)) end, "rows", w, h)
+      -- Everything known but the far cell: the longest way to a frontier.
+      local known = {}
+      for y = 1, h do
+        local row = {}
+        for x = 1, w do row[x] = x ~= to.x or y ~= to.y end
+        known[y] = row
+      end
+      within_bound("explore", function() return map.explore(m, known, from) end, "path", w, h)
+      within_bound("sample", function() return map.sample(m, 10000, { seed = 1 }) end, "path", w, h)
+    end)
+  end
+
+  it("generate with the most rooms and items, and on narrow maps", function()
+    local most = { width = 600, height = 600, seed = 1, rooms = 10000, items = 10000 }
+    within_bound("generate", function() return map.generate(most) end, "rows", 600, 600)
+    within_bound("generate_text", function() return map.generate_text(most) end, "text", 600, 600)
+    within_bound("generate_json", function() return map.generate_json(most) end, "text", 600, 600)
+    for _, shape in ipairs({ { 3, 30000 }, { 30000, 3 }, { 6, 20000 } }) do
+      local w, h = shape[1], shape[2]
+      for _, algorithm in ipairs(map.ALGORITHMS) do
+        local d = map.describe(algorithm)
+        if w >= d.min_width and h >= d.min_height then
+          local options = { width = w, height = h, seed = 1, algorithm = algorithm, items = 0 }
+          within_bound("generate " .. algorithm, function() return map.generate(options) end, "rows", w, h)
+        end
+      end
+    end
   end)
 
   it("items are capped, so no call builds millions of item tables", function()

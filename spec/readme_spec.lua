@@ -11,4 +11,8 @@ describe("docs/generators.md", function()
     local to = assert(reference:find(END, from, true), "no end marker")
     assert.are.equal("\n" .. text .. "\n", reference:sub(from, to - 1), "run `make readme`")
   end)
+
+  it("docs/autotile-blob.svg pictures the 47 blob masks as the module numbers them", function()
+    assert.are.equal(dofile("docs/blob_tiles.lua"), support.read_file("docs/autotile-blob.svg"), "run `make readme`")
+  end)
 end)

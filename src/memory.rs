@@ -149,3 +149,10 @@ pub fn bound_line(cells: usize) -> usize {
 pub fn bound_parse(size: (usize, usize)) -> usize {
     size.0 * size.1 + FIXED
 }
+
+/// `autotile`: the map's copy, the class (a byte a padded cell), the masks
+/// (2 bytes a cell), the rows they are pushed from (a `u64` a cell) and,
+/// on LuaJIT's route, the masks again as bytes.
+pub fn bound_autotile(size: (usize, usize)) -> usize {
+    13 * size.0 * size.1 + padded(size) + FIXED
+}

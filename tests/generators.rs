@@ -189,12 +189,10 @@ fn check_rooms(level: &Level, x: &Expect, case: &str) {
             "{case}: {r:?} not carved"
         );
         for other in &rooms[i + 1..] {
-            // A wall between: a gap of at least one column or one row.
-            let apart = r.x + r.w < other.x
-                || other.x + other.w < r.x
-                || r.y + r.h < other.y
-                || other.y + other.h < r.y;
-            assert!(apart, "{case}: {r:?} and {other:?} overlap or touch");
+            assert!(
+                oracle::apart(r, other),
+                "{case}: {r:?} and {other:?} overlap or touch"
+            );
         }
     }
     let first = rooms[0];

@@ -13,7 +13,7 @@ use map::grid::{Grid, Pos};
 use map::level::json;
 use map::level::{self, generate, Params};
 use map::memory;
-use map::toolkit::{board, distances, fov, path, reach};
+use map::toolkit::{autotile, board, distances, fov, path, reach};
 
 /// Large, small and narrow maps (the bounds are per cell; debug builds are
 /// slow, so not the largest).
@@ -21,12 +21,18 @@ const SHAPES: [(i64, i64); 5] = [(400, 400), (80, 50), (7, 32_000), (32_000, 7),
 
 #[test]
 fn generation_stays_within_its_bound() {
+    let thin = [(3, 40_000), (40_000, 3), (6, 20_000)];
     for algorithm in LIST {
-        for (w, h) in SHAPES {
+        let fits = |&(w, h): &(i64, i64)| {
+            w >= algorithm.min_width as i64 && h >= algorithm.min_height as i64
+        };
+        for (w, h) in SHAPES.into_iter().chain(thin.into_iter().filter(fits)) {
             let params = Params {
                 algorithm: Arg::Str(algorithm.name.as_bytes()),
                 ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(3))
             };
+            // Thin cellular caves may have no floor left for items.
+            let params = params.with(b"items", Arg::Int(0));
             let (level, peak) = peak_of(|| generate(&params).unwrap());
             let (_, json_peak) = peak_of(|| json::level(&level));
             let cells = (w * h) as usize;
@@ -100,6 +106,25 @@ fn the_toolkit_stays_within_its_bound() {
             (seen, bytes)
         });
         checks.push(("fov".into(), peak, memory::bound_fov(cells)));
+        let tile = autotile::Autotile {
+            class: map::grid::byte_set(b"#"),
+            mode: autotile::Mode::Blob,
+            edge: true,
+            index: false,
+        };
+        let (_, peak) = peak_of(|| {
+            let masks = autotile::masks(&grid.clone(), &tile);
+            let rows: Vec<i64> = masks
+                .iter()
+                .map(|m| m.map_or(board::BEYOND, i64::from))
+                .collect();
+            let bytes: Vec<u8> = masks
+                .iter()
+                .flat_map(|m| m.map_or(u16::MAX, u16::from).to_ne_bytes())
+                .collect();
+            (masks, rows, bytes)
+        });
+        checks.push(("autotile".into(), peak, memory::bound_autotile(size)));
         for (rule, walk) in [("unit", &unit), ("weighted", &weighted)] {
             let is_weighted = walk.cost.is_some();
             let (_, peak) = peak_of(|| {

@@ -30,7 +30,7 @@ mod oracle;
 use map::toolkit::distances::distances;
 use map::toolkit::fov::visible;
 use map::toolkit::path::{path, NoPath};
-use oracle::{around, cost_of, legal, window};
+use oracle::{around, check_window, cost_of, legal};
 
 // ---------------------------------------------------------------------------
 // Cases.
@@ -341,16 +341,7 @@ fn fov_with_a_radius_is_the_disc_of_the_unlimited_one_even_in_a_window() {
                     let inside = dx * dx + dy * dy <= r * (r + 1);
                     assert_eq!(in_disc, unlimited && inside, "{case}: {p:?}");
                 }
-                let (w, o, (ox, oy)) = window(&g, origin, r);
-                let small = visible(&w, o, Some(r), &opaque);
-                for (i, &s) in small.iter().enumerate() {
-                    let p = w.pos(i);
-                    let q = Pos {
-                        x: p.x + ox,
-                        y: p.y + oy,
-                    };
-                    assert_eq!(s, got[g.index(q)], "{case}: window {p:?}");
-                }
+                check_window(&g, origin, r, &opaque, &got, &case);
             }
         }
     }

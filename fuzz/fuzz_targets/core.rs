@@ -422,7 +422,7 @@ fn params_of<'a>(sets: &[Set<'a>]) -> Params<'a> {
 
 // ---------------------------------------------------------------------------
 // What generate must do, worked out independently from the registry's specs
-// and the README's rules (the same way tests/properties.rs derives its
+// and the rules in docs/generators.md (the same way tests/generators.rs derives its
 // expectations): the outcome, and for a refusal the start of its message.
 
 /// The request after all its sets, as a Lua table would hold it.
@@ -914,11 +914,10 @@ fn check_rooms(level: &Level, x: &Expect, dist: &[Option<u32>], params: &Params)
     if rooms.len() <= PAIRWISE_ROOMS {
         for (i, r) in rooms.iter().enumerate() {
             for other in &rooms[i + 1..] {
-                let apart = r.x + r.w < other.x
-                    || other.x + other.w < r.x
-                    || r.y + r.h < other.y
-                    || other.y + other.h < r.y;
-                assert!(apart, "{r:?} and {other:?} share a cell or touch");
+                assert!(
+                    oracle::apart(r, other),
+                    "{r:?} and {other:?} share a cell or touch"
+                );
                 assert!(
                     !r.crowds(other) && !other.crowds(r),
                     "{r:?} crowds {other:?}"

@@ -35,7 +35,7 @@ use libfuzzer_sys::fuzz_target;
 #[path = "../../tests/support/oracle.rs"]
 mod oracle;
 
-use oracle::{around, cost_of, legal, window};
+use oracle::{around, check_window, cost_of, legal};
 
 use map::grid::{byte_set, ByteSet, Grid, Pos};
 use map::toolkit::board::{Limits, Source, Walk, BEYOND, MAX_COST, UNREACHED};
@@ -169,16 +169,7 @@ fn check_fov(u: &mut Unstructured, g: &Grid) -> Result<()> {
         assert_eq!(c, f && inside, "radius {r}: {p:?}");
     }
     if r <= 64 {
-        let (win, o, (ox, oy)) = window(g, origin, r);
-        let small = visible(&win, o, Some(r), &opaque);
-        for (i, &s) in small.iter().enumerate() {
-            let p = win.pos(i);
-            let q = Pos {
-                x: p.x + ox,
-                y: p.y + oy,
-            };
-            assert_eq!(s, cut[g.index(q)], "window, radius {r}: {q:?}");
-        }
+        check_window(g, origin, r, &opaque, &cut, "fuzz");
     }
     Ok(())
 }

@@ -512,27 +512,11 @@ mod tests {
     #[test]
     fn a_region_joins_straight_up_else_left_else_by_an_l() {
         // Regions start at (1,1), (4,2), (1,4) and (6,4) (0-based x,y).
-        #[rustfmt::skip]
-        let mut walls = vec![
-            1, 1, 1, 1, 1, 1, 1, 1,
-            1, 0, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 0, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1,
-            1, 0, 1, 1, 1, 1, 0, 1,
-            1, 1, 1, 1, 1, 1, 1, 1,
-        ];
+        let mut walls = flags("########/#.######/####.###/########/#.####.#/########");
         assert_eq!(join_regions(&mut walls, 8, 6), 4);
         // (4,2): nothing above or left, so an L along row 1 from (1,1).
         // (1,4): straight up to (1,1). (6,4): rock above, left to (1,4).
-        #[rustfmt::skip]
-        let expected = vec![
-            1, 1, 1, 1, 1, 1, 1, 1,
-            1, 0, 0, 0, 0, 1, 1, 1,
-            1, 0, 1, 1, 0, 1, 1, 1,
-            1, 0, 1, 1, 1, 1, 1, 1,
-            1, 0, 0, 0, 0, 0, 0, 1,
-            1, 1, 1, 1, 1, 1, 1, 1,
-        ];
+        let expected = flags("########/#....###/#.##.###/#.######/#......#/########");
         assert_eq!(walls, expected);
     }
 

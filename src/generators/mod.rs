@@ -36,7 +36,7 @@ pub fn find(name: &[u8]) -> Option<&'static Generator> {
 
 pub struct Generator {
     pub name: &'static str,
-    /// One line for the README, the CLI and the server's form.
+    /// One line for the docs, the CLI and the server's form.
     pub doc: &'static str,
     pub min_width: usize,
     pub min_height: usize,
@@ -94,7 +94,7 @@ pub enum Default {
 }
 
 impl std::fmt::Display for Default {
-    /// The default as the README and `map.describe` show it.
+    /// The default as the docs and `map.describe` show it.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Default::Int(i) => write!(f, "{i}"),

@@ -35,7 +35,7 @@ pub const MIN_ROOM_HEIGHT: usize = 3;
 pub const MAX_ROOM_HEIGHT: usize = 6;
 
 /// Placement attempts per requested room: enough that a 60x20 map gets
-/// all ten default rooms almost always (measured, see the README), while
+/// all ten default rooms almost always (measured: docs/generators.md), while
 /// bounding the work on maps too crowded to take them all.
 pub const ATTEMPTS_PER_ROOM: usize = 10;
 
@@ -125,7 +125,9 @@ fn random_room(grid: &Grid, rng: &mut Rng) -> Rect {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args::Arg;
     use crate::grid::WALL;
+    use crate::level::{generate, Params};
 
     fn room(x: usize, y: usize, w: usize, h: usize) -> Rect {
         Rect { x, y, w, h }
@@ -196,5 +198,28 @@ mod tests {
         let mut g = Grid::new(6, 5, WALL);
         let rooms = carve(&mut g, 10, &mut Rng::new(1));
         assert_eq!(rooms, vec![room(2, 2, 4, 3)]);
+    }
+
+    /// The parameters of a whole rooms level, through the pipeline.
+    fn level_params(width: i64, height: i64, seed: i64) -> Params<'static> {
+        Params::new(Arg::Int(width), Arg::Int(height), Arg::Int(seed))
+    }
+
+    #[test]
+    fn player_sits_at_the_first_room_centre_and_stairs_in_the_last() {
+        let level = generate(&level_params(60, 20, 7)).unwrap();
+        assert_eq!(level.player, level.rooms[0].centre());
+        let last = level.rooms.last().unwrap();
+        assert!(last.cells().any(|p| p == level.stairs));
+    }
+
+    #[test]
+    fn one_room_maps_still_get_separate_player_and_stairs() {
+        for seed in 0..200 {
+            let p = level_params(6, 5, seed).with(b"items", Arg::Int(10));
+            let level = generate(&p).unwrap();
+            assert_eq!(level.rooms.len(), 1);
+            assert_ne!(level.player, level.stairs);
+        }
     }
 }

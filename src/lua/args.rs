@@ -9,6 +9,7 @@ use crate::generators::Generator;
 use crate::grid::{byte_set, ByteSet, Grid, Pos, Rect};
 use crate::level::{self, Level, Params};
 use crate::memory;
+use crate::toolkit::autotile::{Autotile, Mode};
 use crate::toolkit::board::{Limits, Source, Walk, MAX_COST, MAX_VALUE, MIN_COST};
 use crate::toolkit::flee::{DEFAULT_FACTOR, FACTORS};
 use crate::toolkit::parse::{self, Parsed};
@@ -214,6 +215,55 @@ pub struct Route {
     pub limits: Limits,
 }
 
+/// `autotile(m [, options])`.
+pub fn autotile(args: &Args) -> Result<(Grid, Autotile), String> {
+    args.at_most(2)?;
+    let size = args.map_size(1)?;
+    let tile = autotile_options(args, 2)?;
+    memory::check(memory::bound_autotile(size))?;
+    Ok((args.grid(1, size)?, tile))
+}
+
+/// `autotile`'s options: the class's characters, the mode, the edge rule,
+/// and ranks instead of masks (blob only).
+pub(super) fn autotile_options(args: &Args, index: c_int) -> Result<Autotile, String> {
+    let mut tile = Autotile {
+        class: byte_set(b"#"),
+        mode: Mode::Blob,
+        edge: true,
+        index: false,
+    };
+    read_options(
+        args,
+        index,
+        &["chars", "edge", "index", "mode"],
+        |name, value| {
+            match (name, value) {
+                ("chars", Arg::Str(chars)) if !chars.is_empty() => tile.class = byte_set(chars),
+                ("chars", other) => {
+                    return Err(format!(
+                        "chars must be a non-empty string of characters, got {other}"
+                    ))
+                }
+                ("mode", Arg::Str(b"blob")) => tile.mode = Mode::Blob,
+                ("mode", Arg::Str(b"8")) => tile.mode = Mode::Eight,
+                ("mode", Arg::Str(b"4")) => tile.mode = Mode::Four,
+                ("mode", other) => {
+                    return Err(format!(r#"mode must be "blob", "8" or "4", got {other}"#))
+                }
+                (_, Arg::Bool(b)) if name == "edge" => tile.edge = b,
+                (_, Arg::Bool(b)) => tile.index = b,
+                (_, other) => return Err(format!("{name} must be a boolean, got {other}")),
+            }
+            Ok(())
+        },
+    )?;
+    if tile.index && tile.mode != Mode::Blob {
+        return Err(r#"index applies only to mode "blob""#.into());
+    }
+    Ok(tile)
+}
+
 /// A cell of a `width` x `height` map from its coordinates.
 pub(super) fn position(
     x: Arg,
@@ -245,7 +295,7 @@ impl Sources {
 
 /// The shape of the `sources` at `index`: one position `{x=, y=}` or a
 /// non-empty array of them, counted before any is read.
-pub(super) fn sources_shape(args: &Args, index: c_int) -> Result<Sources, String> {
+fn sources_shape(args: &Args, index: c_int) -> Result<Sources, String> {
     const WHAT: &str = "sources must be a position {x=, y=} or a non-empty array of them";
     if !args.is_table(index) {
         return Err(format!("{WHAT}, got {}", type_of(args.get(index))));
@@ -269,7 +319,7 @@ pub(super) fn sources_shape(args: &Args, index: c_int) -> Result<Sources, String
 
 /// The positions of the `sources` at `index`, of the shape `shape`, each
 /// with its start value (its field `value`, 0 when absent).
-pub(super) fn sources(
+fn sources(
     args: &Args,
     index: c_int,
     shape: Sources,

@@ -3,11 +3,12 @@
 --
 -- On LuaJIT, a JIT-compiled Lua loop fills or reads a table of rows several
 -- times faster than the C API does one cell at a time (docs/performance.md).
--- So `new_map`, `generate`, `render`, `reachable`, `fov` and `distances` are
--- wrapped here: Rust makes the level and hands over its cells as one string;
--- the rows are split and read back in Lua; Rust checks reachability, scans
--- sight and walks distances on one string, and hands back one string that
--- Lua turns into rows.
+-- So `new_map`, `generate`, `render`, `reachable`, `fov`, `distances`,
+-- `flee`, `path`, `explore`, `sample`, `parse` and `autotile` are wrapped
+-- here: Rust makes the level and hands over its cells as one string; the
+-- rows are split and read back in Lua; Rust checks reachability, scans
+-- sight, walks distances and finds masks on one string, and hands back one
+-- string that Lua turns into rows.
 --
 -- The results and the error messages must be exactly those of the C
 -- functions (src/lua/read.rs, push.rs). The wrappers reach that by
@@ -27,7 +28,7 @@
 -- size is checked again after the one allocation before them.
 --
 -- Called once with the module table (holding the C functions) and the
--- helpers only this file sees; replaces six functions of `map`.
+-- helpers only this file sees; replaces twelve functions of `map`.
 
 local map, helpers = ...
 
@@ -38,6 +39,7 @@ local new_tab = require("table.new")
 
 local c_new_map, c_render, c_reachable = map.new_map, map.render, map.reachable
 local c_fov, c_distances, c_flee = map.fov, map.distances, map.flee
+local c_autotile = map.autotile
 local c_path, c_explore, c_sample, c_parse = map.path, map.explore, map.sample, map.parse
 local min, max = math.min, math.max
 -- (...) -> cells (row-major, one string), width, height, seed, algorithm,
@@ -74,6 +76,9 @@ local sample_cells = helpers.sample_cells
 -- errors.
 local parse_size = helpers.parse_size
 local EXPLORE_RADIUS = helpers.EXPLORE_RADIUS
+-- (cells, width, options) -> one uint16 per cell, the mask, or 65535 for a
+-- cell of no class; raises autotile's errors for the options.
+local autotile_cells = helpers.autotile_cells
 local MAX_CELLS = map.MAX_CELLS
 
 -- Does `#` call __len? Only with LUAJIT_ENABLE_LUA52COMPAT.
@@ -86,9 +91,8 @@ local function len_is_user_code(t)
 end
 
 -- Whether the table `t`, of raw length `n`, holds a positive integer key
--- past `n`: a hole, at which Lua 5.4 and LuaJIT may see different lengths.
--- Rows and maps hold no other integer keys, so this looks at the few other
--- fields only.
+-- after `n` in traversal order: a hole, at which Lua 5.4 and LuaJIT may see
+-- different lengths (has_key_beyond in src/lua/read.rs, which this follows).
 local function has_key_beyond(t, n)
   local k = next(t, n > 0 and n or nil)
   while not rawequal(k, nil) do
@@ -351,6 +355,41 @@ if has_ffi then
       if not ok or out then return returned("map.flee", ok, out) end
     end
     return c_flee(...)
+  end
+
+  local words = ffi.typeof("const uint16_t *")
+
+  -- The rows of `autotile`'s result from one uint16 per cell.
+  local function mask_rows(raw, w, h)
+    local d = ffi.cast(words, raw)
+    local out = new_tab(h, 0)
+    local k = -1
+    for y = 1, h do
+      local row = new_tab(w, 0)
+      for x = 1, w do
+        local v = d[k + x]
+        if v ~= 65535 then row[x] = v else row[x] = false end
+      end
+      out[y] = row
+      k = k + w
+    end
+    return out
+  end
+
+  -- nil where the C function is to answer.
+  local function autotile(m, options)
+    local cells, w = read(m, false)
+    if not cells then return nil end
+    return mask_rows(autotile_cells(cells, w, options), w, #cells / w)
+  end
+
+  function map.autotile(...)
+    local n = select("#", ...)
+    if n >= 1 and n <= 2 then
+      local ok, out = pcall(autotile, ...)
+      if not ok or out then return returned("map.autotile", ok, out) end
+    end
+    return c_autotile(...)
   end
 end
 

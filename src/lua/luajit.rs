@@ -13,8 +13,8 @@ use mlua::ffi::{self, lua_State};
 use mlua::{Lua, Table};
 
 use super::args::{
-    self, explore_at, opaque, position, radius, route_window, sample_args, search_args,
-    SearchBound, Searched,
+    self, autotile_options, explore_at, opaque, position, radius, route_window, sample_args,
+    search_args, SearchBound, Searched,
 };
 use super::push::push_bytes;
 use super::read::Args;
@@ -25,7 +25,7 @@ use crate::level::Level;
 use crate::memory;
 use crate::toolkit::board::BEYOND;
 use crate::toolkit::distances::distances_from;
-use crate::toolkit::{flee, fov, parse, reach, sample};
+use crate::toolkit::{autotile, flee, fov, parse, reach, sample};
 
 /// The C functions only `luajit.lua` sees.
 const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
@@ -41,6 +41,7 @@ const HELPERS: &[(&str, ffi::lua_CFunction)] = &[
     ("explore_cells", explore_cells),
     ("sample_cells", sample_cells),
     ("parse_size", parse_size),
+    ("autotile_cells", autotile_cells),
 ];
 
 /// Runs `luajit.lua` with the module table and the helpers; it replaces
@@ -180,6 +181,23 @@ fn searched_cells(
         walk: asked.search.walk,
         limits,
         factor: asked.search.factor,
+    })
+}
+
+/// `autotile` on a map `luajit.lua` has read, as `(cells, width, options)`:
+/// one native-endian `u16` per cell, the mask or rank, or `u16::MAX` for a
+/// cell of no class.
+unsafe extern "C-unwind" fn autotile_cells(state: *mut lua_State) -> c_int {
+    call(state, "map.autotile", |args| {
+        let cells = Cells::of(args)?;
+        let tile = autotile_options(args, 3)?;
+        memory::check(memory::bound_autotile((cells.width, cells.height())))?;
+        let masks = autotile::masks(&cells.grid(), &tile);
+        let bytes = masks
+            .iter()
+            .flat_map(|m| m.map_or(u16::MAX, u16::from).to_ne_bytes())
+            .collect();
+        Ok(Reply::Text(bytes))
     })
 }
 

@@ -28,12 +28,13 @@ use mlua::{Lua, Table};
 
 use crate::args::MAX_CELLS;
 use crate::generators::{self, Generator};
-use crate::grid::{Grid, Pos, WALL};
+use crate::grid::{Grid, Pos, Rect, WALL};
 use crate::level::{json, Level};
 use crate::memory;
+use crate::toolkit::board::BEYOND;
 use crate::toolkit::path::NoPath;
 use crate::toolkit::{
-    distances, explore, flee, fov, line, parse, path, reach, sample, step, visible,
+    autotile, distances, explore, flee, fov, line, parse, path, reach, sample, step, visible,
 };
 use read::Args;
 
@@ -49,7 +50,7 @@ const EXPORTS: &[(&str, ffi::lua_CFunction)] = &[
     ("fov", fov),
     ("distances", distances),
     ("path", path),
-    ("_panic_probe", panic_probe),
+    ("autotile", autotile),
     ("step", step),
     ("flee", flee),
     ("explore", explore),
@@ -57,6 +58,7 @@ const EXPORTS: &[(&str, ffi::lua_CFunction)] = &[
     ("line", line),
     ("visible", visible),
     ("parse", parse),
+    ("_panic_probe", panic_probe),
 ];
 
 #[mlua::lua_module(name = "map", skip_memory_check)]
@@ -382,6 +384,21 @@ unsafe extern "C-unwind" fn visible(state: *mut lua_State) -> c_int {
 unsafe extern "C-unwind" fn parse(state: *mut lua_State) -> c_int {
     call(state, "map.parse", |args| {
         Ok(Reply::Parsed(Box::new(args::parse(args)?)))
+    })
+}
+
+/// `map.autotile(m [, options])`: each cell's mask of its neighbours of the
+/// same class, `false` for cells of no class.
+unsafe extern "C-unwind" fn autotile(state: *mut lua_State) -> c_int {
+    call(state, "map.autotile", |args| {
+        let (grid, tile) = args::autotile(args)?;
+        let masks = autotile::masks(&grid, &tile);
+        let size = (grid.width(), grid.height());
+        Ok(Reply::Rows(Box::new(push::Rows {
+            size,
+            window: Rect::whole(size),
+            values: masks.iter().map(|m| m.map_or(BEYOND, i64::from)).collect(),
+        })))
     })
 }
 

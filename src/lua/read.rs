@@ -374,9 +374,11 @@ unsafe fn type_name(l: *mut lua_State, t: c_int) -> &'static str {
 }
 
 /// Whether the table at `t` (an absolute index) has a positive integer key
-/// past `len`, its raw length: then it has a hole, and which length `#`
-/// reports differs between Lua 5.4 and LuaJIT. Rows and maps hold no other
-/// integer keys, so for them this looks at the few fields after `len` only.
+/// after `len`, its raw length, in traversal order: then it has a hole,
+/// and which length `#` reports differs between Lua 5.4 and LuaJIT. The
+/// walk starts at `len`, so it looks at the few fields a row or map holds
+/// besides its cells only; a hole among keys stored outside the array part
+/// before `len` (keys set out of order) goes unseen (docs/hardening.md).
 unsafe fn has_key_beyond(l: *mut lua_State, t: c_int, len: usize) -> bool {
     if len == 0 {
         ffi::lua_pushnil(l);

@@ -1,6 +1,6 @@
 /*
  * tests/host/capped.c: a Lua 5.4 host that caps the Lua heap with its own
- * allocator, as a sandbox or a game might (issue 9, defect 2).
+ * allocator, as a sandbox or a game might (the capped-heap cases of run.sh).
  *
  *     capped CAP_MIB script.lua [args...]
  *

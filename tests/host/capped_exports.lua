@@ -1,4 +1,4 @@
--- Issue 9, defect 2, every export: in tests/host/capped, each export is
+-- A capped Lua heap, every export: in tests/host/capped, each export is
 -- called 10 times with a big input (1000x1000; new_map 2000x2000) and the
 -- Lua heap capped just above what is in use, so that its result cannot be
 -- built. Each call must fail with a catchable "not enough memory" (the

@@ -1,4 +1,4 @@
--- Issue 9, defect 2: a host capping the Lua heap (tests/host/capped, 40 MiB)
+-- A capped Lua heap: a host capping the Lua heap (tests/host/capped, 40 MiB)
 -- runs 100 x pcall(map.generate, 2000, 2000, i). The table of rows needs
 -- ~64 MiB, so each call must fail with a catchable "not enough memory" and
 -- leave nothing behind: RSS may not grow by more than 20 MB (it grew by

@@ -1,4 +1,4 @@
--- Issue 9, defect 2, the small leaks: in tests/host/capped, 100,000 cheap
+-- A capped Lua heap, the small leaks: in tests/host/capped, 100,000 cheap
 -- calls, pcall(map.generate_text, 6, 5, i) (a 35-byte result), twice:
 -- 1. with the Lua heap capped at exactly what is in use, so that neither
 --    the result nor the module's error message can be pushed: each call

@@ -1,4 +1,4 @@
--- Issue 9, defect 3: calls at the bottom of a deep recursion, with the Lua
+-- A nearly full Lua stack: calls at the bottom of a deep recursion, with the Lua
 -- stack nearly full (on Lua 5.4 and LuaJIT; tests/host/run.sh). For a few
 -- amounts of free stack slots below what a 2000x2000 result needs (the
 -- module checks for 260 before pushing a table of rows), recurses until
@@ -17,11 +17,11 @@ local t = require "lib"
 local map = require "map"
 
 local unpack = table.unpack or unpack
--- LuaJIT (luajit2 2.1.0-beta3) with map.so loaded has segfaulted in its
--- DWARF unwinder (lj_err_unwind_dwarf, called by _Unwind_RaiseException)
--- while an earlier version of the search below threw stack overflows, before
--- any map function ran; never with the JIT off. The JIT is not what this
--- test is about: it runs interpreted.
+-- Interpreted on LuaJIT: before luajit2 2.1-20230911 (Debian 12 ships
+-- 2.1-20230119), an error thrown from compiled code can find a wrong frame
+-- and crash LuaJIT itself, with no module loaded (upstream 2d8300c1 and
+-- d5bbf9cd; docs/hardening.md), and the search below throws stack overflows
+-- from compiled loops. That is not what this test is about.
 if jit then jit.off() end
 local CALLS = 5
 local MAX_GROWTH_KIB = 20 * 1024

@@ -1,4 +1,4 @@
--- Issue 9, defect 4: one valid call could use gigabytes. With `items` as
+-- Huge requests: one valid call could use gigabytes. With `items` as
 -- large as the free floor, generate_json{width=2000, height=2000, seed=2,
 -- algorithm="cave", fill=1, items=3992000} peaked at 6.3 GB and 32 s, and
 -- aborted under a 2 GB limit. run.sh runs this under `ulimit -v 2000000`

@@ -44,10 +44,11 @@ function M.say(...)
   io.stdout:flush()
 end
 
--- True when `err` is an out-of-memory error from the module or from Lua.
-function M.is_memory_error(err, fn)
+-- True when `err` is an out-of-memory error from the module or, unless
+-- `module_only`, from Lua itself (a bare "not enough memory").
+function M.is_memory_error(err, fn, module_only)
   if type(err) ~= "string" then return false end
-  if err == "not enough memory" then return true end
+  if err == "not enough memory" then return not module_only end
   return err:find("^" .. fn:gsub("%.", "%%.") .. ": ") ~= nil and err:find("memory", 1, true) ~= nil
 end
 
@@ -70,11 +71,21 @@ end
 -- a collection gives back buffers (LuaJIT's string buffer keeps the size of
 -- the largest string.rep until then).
 -- One call of every export on side x side maps: {name, function, arguments,
--- algorithm} for new_map, render, reachable, fov, distances and path on an
--- open map, and the three generate exports for every algorithm.
-function M.every_export(map, side)
+-- what} for new_map, render, reachable, fov, distances and path on an open
+-- map, weighted distances and path on a one-cell-wide map of `many` cells
+-- (default side x side; the padded board holds three cells for each of its
+-- cells), distances from `many` sources on one cell, and the three generate
+-- exports for every algorithm. The one-wide map and the sources are Lua
+-- arrays of `many` entries (16 bytes each on Lua 5.4).
+function M.every_export(map, side, many)
+  many = many or side * side
   local open = M.aliased_map(side, side, ".")
   local half = math.floor(side / 2)
+  local narrow = M.aliased_map(1, many, ".")
+  local one, spot = { { "." } }, { x = 1, y = 1 }
+  local sources = {}
+  for i = 1, many do sources[i] = spot end
+  local costs = { cost = { ["."] = 2 } }
   local cases = {
     { "map.new_map", map.new_map, { side, side } },
     { "map.render", map.render, { open } },
@@ -82,6 +93,10 @@ function M.every_export(map, side)
     { "map.fov", map.fov, { open, half, half } },
     { "map.distances", map.distances, { open, { x = 1, y = 1 } } },
     { "map.path", map.path, { open, 1, 1, side, side } },
+    { "map.distances", map.distances, { narrow, spot, costs }, "1-wide, costs" },
+    { "map.path", map.path, { narrow, 1, 1, 1, many, costs }, "1-wide, costs" },
+    { "map.distances", map.distances, { one, sources, costs }, "many sources, costs" },
+    { "map.distances", map.distances, { one, sources }, "many sources" },
   }
   for _, algorithm in ipairs(map.ALGORITHMS) do
     local options = { width = side, height = side, seed = 1, algorithm = algorithm }
@@ -134,9 +149,10 @@ function M.fill_heap(reserve)
   collectgarbage("collect")
   return kept, bytes
 end
--- LuaJIT 2.1 (OpenResty's, Debian's luajit2) segfaults when an allocation
--- fails inside a trace of this loop, before the module is ever called
--- (seen with the module loaded, in lj_err's frame walk): fill interpreted.
+-- Filled interpreted on LuaJIT: before luajit2 2.1-20230911 (Debian 12
+-- ships 2.1-20230119), running out of memory inside compiled code finds a
+-- wrong frame and crashes LuaJIT itself, with no module loaded (upstream
+-- 2d8300c1; docs/hardening.md, "LuaJIT's own crashes").
 if jit then jit.off(M.fill_heap, true) end
 
 return M

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/host/run.sh (`make test-host`): the module under hostile hosts (issue 9):
+# tests/host/run.sh (`make test-host`): the module under hostile hosts:
 # out of memory, a nearly full Lua stack, huge requests. Each case runs in a
 # process of its own and must end with "ok: <case>" and exit 0: the module's
 # error was caught, the process lived, RSS stayed flat (see each script's
@@ -76,21 +76,21 @@ case_() {
   grep -v '^  *[0-9]*: \|^ *at \|^stack backtrace:\|^note: ' "$log" | tail -n 8 | sed 's/^/     | /'
 }
 
-# Defect 2: a C host capping the Lua heap at 40 MiB with its own allocator.
+# A capped Lua heap: a C host capping the Lua heap at 40 MiB with its own allocator.
 case_ capped_generate - $CAPPED 40 tests/host/capped_generate.lua
 case_ capped_exports - $CAPPED 40 tests/host/capped_exports.lua
 case_ capped_tight - $CAPPED 40 tests/host/capped_tight.lua
-# Defect 1: the address space limited with ulimit -v (KiB), both interpreters.
+# Out of address space: the address space limited with ulimit -v (KiB), both interpreters.
 for lua in lua5.4 luajit; do
   case_ "ulimit_simple-$lua" 60000 "$lua" tests/host/ulimit_simple.lua
   case_ "ulimit_fill-$lua" 400000 "$lua" tests/host/ulimit_fill.lua
   case_ "ulimit_sweep-$lua" 300000 "$lua" tests/host/ulimit_sweep.lua
 done
-# Defect 3: a nearly full Lua stack.
+# A nearly full Lua stack.
 for lua in lua5.4 luajit; do
   case_ "deep_stack-$lua" - "$lua" tests/host/deep_stack.lua
 done
-# Defect 4: huge item counts, under 2 GB.
+# Huge requests: item counts, under 2 GB.
 for lua in lua5.4 luajit; do
   case_ "huge_items-$lua" 2000000 "$lua" tests/host/huge_items.lua
 done

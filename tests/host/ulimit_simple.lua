@@ -1,4 +1,4 @@
--- Issue 9, defect 1, the short repro: under `ulimit -v 60000` (60 MB of
+-- Out of address space, the short repro: under `ulimit -v 60000` (60 MB of
 -- address space; tests/host/run.sh), on Lua 5.4 and LuaJIT, three calls
 -- pcall(map.generate, 2000, 2000, i). Each must either return the map or
 -- fail with a catchable "not enough memory"; the process must live on (the

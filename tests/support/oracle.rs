@@ -6,8 +6,9 @@
 
 use std::collections::VecDeque;
 
-use map::grid::{Grid, Pos, GOLD, PLAYER, POTION, STAIRS, WALL};
+use map::grid::{ByteSet, Grid, Pos, Rect, GOLD, PLAYER, POTION, STAIRS, WALL};
 use map::toolkit::board::Walk;
+use map::toolkit::fov::visible;
 use map::toolkit::reach::Unreachable;
 
 /// The eight steps in the tie order of `path`: N, E, S, W, NE, SE, SW, NW
@@ -142,4 +143,37 @@ pub fn window(g: &Grid, origin: Pos, r: usize) -> (Grid, Pos, (usize, usize)) {
         y: origin.y - y0 + 1,
     };
     (w, o, (x0 - 1, y0 - 1))
+}
+
+/// Whether two rooms keep a wall between them: a gap of at least one
+/// column or one row.
+pub fn apart(a: &Rect, b: &Rect) -> bool {
+    a.x + a.w < b.x || b.x + b.w < a.x || a.y + a.h < b.y || b.y + b.h < a.y
+}
+
+/// Asserts that `fov` with radius `r` on the window around `origin` (what
+/// the binding hands it) sees what `on_the_map` says, the same call on the
+/// whole grid.
+pub fn check_window(
+    g: &Grid,
+    origin: Pos,
+    r: usize,
+    opaque: &ByteSet,
+    on_the_map: &[bool],
+    case: &str,
+) {
+    let (w, o, (ox, oy)) = window(g, origin, r);
+    let small = visible(&w, o, Some(r), opaque);
+    for (i, &s) in small.iter().enumerate() {
+        let p = w.pos(i);
+        let q = Pos {
+            x: p.x + ox,
+            y: p.y + oy,
+        };
+        assert_eq!(
+            s,
+            on_the_map[g.index(q)],
+            "{case}: window, radius {r}: {q:?}"
+        );
+    }
 }
