@@ -120,6 +120,15 @@ describe("the LÖVE demo's game", function()
   it("auto-explores with map.explore and travels over seen cells with map.path", function()
     local game = Game.new { seed = 3, width = 60, height = 30 }
     game.level.monsters = {}
+    local m = game.level.m
+    local unseen
+    for y = 1, #m do
+      for x = 1, #m[1] do
+        if m[y][x] == "." and not game:was_seen(x, y) then unseen = unseen or { x = x, y = y } end
+      end
+    end
+    assert.is_false(game:travel(unseen.x, unseen.y), "a cell not seen yet")
+    assert.is_false(game:travel(1, 1), "a wall")
     local seen = 0
     while game:turn("explore_step") do assert_checks(game) end
     for y = 1, #game.level.seen do
@@ -128,7 +137,6 @@ describe("the LÖVE demo's game", function()
     assert.is_nil(map.explore(game.level.m, game.level.seen, game.player, { blocked = "#", diagonal = true }))
     assert.is_true(seen > 300)
     local s = game.level.stairs
-    assert.is_false(game:travel(1, 1) and game.level.m[1][1] ~= "#")
     assert.is_true(game:travel(s.x, s.y))
     local route = map.path(game.level.m, game.player, s, { blocked = "#", diagonal = true, known = game.level.seen })
     local turns = game.turns
@@ -137,6 +145,28 @@ describe("the LÖVE demo's game", function()
     assert.are.equal("arrived", status)
     assert.are.same(s, at(game))
     assert.are.equal(#route - 1, game.turns - turns, "no monsters and no doors on the way: one turn a step")
+  end)
+
+  it("keys: Tab switches the view, x starts and stops exploring, a move key moves", function()
+    local game = Game.new { seed = 3, width = 60, height = 30 }
+    game.level.monsters = {}
+    assert.are.equal("glyphs", game.view)
+    game:key("tab")
+    assert.are.equal("tiles", game.view)
+    game:key("x")
+    assert.are.equal("explore", game.auto)
+    assert.are.equal("step", game:tick())
+    assert.are.equal(1, game.turns)
+    game:key("x")
+    assert.is_nil(game.auto)
+    assert.are.equal("idle", game:tick())
+    local before = at(game)
+    for _, key in ipairs { "h", "l", "k", "j", "y", "u", "b", "n" } do
+      game:key(key)
+      if game.player.x ~= before.x or game.player.y ~= before.y then break end
+    end
+    assert.are_not.same(before, at(game))
+    assert.are.equal("quit", game:key("escape"))
   end)
 
   it("stacks levels: > makes the next level at the same cell, < returns to the level as it was left", function()
