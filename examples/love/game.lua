@@ -44,15 +44,15 @@ local COMMANDS = {
   space = "rest", tab = "view", t = "view", r = "restart", escape = "quit", q = "quit",
 }
 
--- The walk of monsters (and of a player's single step): map's 8-neighbour
--- rule without corner cutting, walls and closed doors blocking, the cells in
--- `avoid` (other actors) taken.
+-- The monsters' walk: map's 8-neighbour rule without corner cutting, walls
+-- and closed doors blocking, and the cells in `avoid` (other actors) taken.
 local function monster_walk(avoid)
   return { blocked = M.BLOCKED, diagonal = true, avoid = avoid }
 end
 
--- The player's walk: closed doors do not block it (bumping one opens it
--- instead of stepping in), over the cells in `known` when given.
+-- The player's walk (a step, explore, travel): the same rule, but closed
+-- doors do not block it (bumping one opens it instead of stepping in); only
+-- over the cells in `known` when given.
 local function player_walk(known)
   return { blocked = "#", diagonal = true, known = known }
 end
@@ -138,7 +138,13 @@ function Game:generate(depth, arrive)
     vaults = M.VAULTS, place = placements(depth), arrive = arrive,
   }
   if has_option(algorithm, "doors") then options.doors = true end
-  local m = map.generate(options)
+  local ok, m = pcall(map.generate, options)
+  if not ok then
+    -- A level too small or too open for those monsters (map says how many
+    -- cells qualified): two goblins anywhere instead.
+    options.place = { { char = "g", count = 2 } }
+    m = map.generate(options)
+  end
   local level = new_level(m, depth, m.placed)
   level.algorithm, level.seed, level.vaults = algorithm, options.seed, #m.vaults
   self.levels[depth] = level
