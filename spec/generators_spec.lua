@@ -170,34 +170,53 @@ local function rooms_problem(m, c, algorithm, w, h)
 end
 
 -- Checks the doors of a map made with doors = true: each `+` on a room's wall
--- ring, walkable across the wall, wall along it; and every such opening a door.
+-- ring, walkable across the wall, wall along it (an opening); and, taking the
+-- openings in row order, each with the cell in front of it (outside the
+-- first room whose ring has it open), an opening is a door exactly when
+-- neither it nor its front touches (8 neighbours) a door taken before or
+-- that door's front. So no two doors touch.
 local function doors_problem(m, c, w)
   local rooms = m.rooms
   local function opening(i, dx, dy)
     local across, along = dx + dy * w, dy + dx * w
     return c[i + across] ~= "#" and c[i - across] ~= "#" and c[i + along] == "#" and c[i - along] == "#"
   end
+  local free = { ["."] = true, ["$"] = true, ["!"] = true, [">"] = true, ["+"] = true }
+  local openings = {}
   for i = 1, #c do
     local x, y = (i - 1) % w + 1, floor((i - 1) / w) + 1
-    local ringed, open = false, false
+    local front
     for _, room in ipairs(rooms) do
       if in_room(room, x, y) then
         if c[i] == "+" then return ("door (%d,%d) inside a room"):format(x, y) end
-        ringed = false
+        front = nil
         break
       end
       local dx, dy = ring_step(room, x, y)
-      if dx then
-        ringed = true
-        open = open or opening(i, dx, dy)
-      end
+      if dx and not front and opening(i, dx, dy) then front = i - (dx + dy * w) end
     end
-    if c[i] == "+" and not (ringed and open) then
+    if c[i] == "+" and not front then
       return ("door (%d,%d) is not an opening in a room's wall"):format(x, y)
     end
-    if ringed and open and (c[i] == "." or c[i] == "$" or c[i] == "!") then
-      return ("opening (%d,%d) in a room's wall has no door"):format(x, y)
+    if front and free[c[i]] then openings[#openings + 1] = { i, front } end
+  end
+  local function touch(a, b)
+    local ax, ay, bx, by = (a - 1) % w, floor((a - 1) / w), (b - 1) % w, floor((b - 1) / w)
+    return math.abs(ax - bx) <= 1 and math.abs(ay - by) <= 1
+  end
+  local doors = {}
+  for _, o in ipairs(openings) do
+    local clear = true
+    for _, d in ipairs(doors) do
+      if touch(o[1], d[1]) or touch(o[1], d[2]) or touch(o[2], d[1]) or touch(o[2], d[2]) then
+        clear = false
+        break
+      end
     end
+    local x, y = (o[1] - 1) % w + 1, floor((o[1] - 1) / w) + 1
+    if clear and c[o[1]] ~= "+" then return ("opening (%d,%d) in a room's wall has no door"):format(x, y) end
+    if not clear and c[o[1]] == "+" then return ("door (%d,%d) touches another door or its front"):format(x, y) end
+    if clear then doors[#doors + 1] = o end
   end
 end
 

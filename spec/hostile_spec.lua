@@ -216,7 +216,7 @@ describe("hostile options of every algorithm (from map.describe)", function()
   it("reports the bytewise smallest unknown option name, whatever the table's order", function()
     local unknown = { "zeta", "alpha", "beta", "_x", "a b", "\255", "Zz", "Beta", "colour", "ROOMS" }
     local message = 'map.generate: unknown option "Beta" (options: width, height, seed, algorithm, '
-      .. table.concat(OPTION_NAMES, ", ") .. ")"
+      .. table.concat(OPTION_NAMES, ", ") .. ", vaults, arrive, place)"
     for shift = 0, #unknown - 1 do
       for _, extra in ipairs({ {}, { seed = "bad", items = -1 }, { fill = 0.5, rooms = 3, doors = 1 } }) do
         local opts = {}
@@ -512,6 +512,8 @@ describe("a finalizer storm", function()
       limits = { avoid = { { x = 2, y = 1 }, { x = 3, y = 3 } }, max = 4, known = { { true, true, true }, { true } },
         diagonal = true },
       text = "....\n.#..\n....",
+      design = { width = 30, height = 14, seed = 1, arrive = { x = 3, y = 3 },
+        vaults = { { rows = { "#+#", "+.+", "#+#" }, count = 2 } }, place = { { char = "M", count = 2 } } },
     }
   end
 
@@ -522,6 +524,7 @@ describe("a finalizer storm", function()
     generate = function(a) return map.generate(a.level) end,
     generate_text = function(a) return map.generate_text(a.level) end,
     generate_json = function(a) return map.generate_json(a.level) end,
+    generate_design = function(a) return map.generate(a.design) end,
     describe = function() return map.describe("bsp") end,
     fov = function(a) return map.fov(a.m, 2, 2, 3, { opaque = "#" }) end,
     distances = function(a) return map.distances(a.m, a.sources, a.options) end,
@@ -554,6 +557,9 @@ describe("a finalizer storm", function()
       a.limits.avoid[2] = "here"
       a.limits.known = 0
       a.limits.max = -1
+      a.design.vaults[1].rows[2] = 5
+      a.design.place[1].char = {}
+      a.design.arrive.x = "far"
     end,
     raise = function() error("raised by a finalizer") end,
   }
@@ -807,5 +813,133 @@ describe("the turn functions' own arguments", function()
     end
     fails("map.parse: expected at most 1 argument, got 2", map.parse, "#", nil)
     fails("map.parse: text must be a string, got nil", map.parse)
+  end)
+end)
+
+describe("hostile vaults, arrive and place", function()
+  local FNS = { "generate", "generate_text", "generate_json" }
+  local T = "a table {rows=, count=, rotate=, required=}"
+  local VAULTS = "vaults must be an array of templates {rows=, count=, rotate=, required=}, got "
+  local CHAR = "place[1].char must be one printable ASCII character but # . @ > + and space, got "
+  local BORDER = "arrive must be inside the border (x from 2 to 39, y from 2 to 19), got "
+  local PRINTABLE = "only printable ASCII (32 to 126)"
+  local tall, long, huge = {}, string.rep(".", 65), {}
+  for i = 1, 65 do tall[i] = "." end
+  for i = 1, 100000 do huge[i] = { rows = { "." } } end
+  local many = {}
+  for i = 1, 101 do many[i] = { char = "M" } end
+  local cases = {
+    { { vaults = 5 }, VAULTS .. "number" },
+    { { vaults = "#.#" }, VAULTS .. "string" },
+    { { vaults = true }, VAULTS .. "boolean" },
+    { { vaults = { rows = { "." } } }, 'vaults must be an array, but has the key "rows"' },
+    { { vaults = { [0] = { rows = { "." } } } }, "vaults must be an array, but has the key 0" },
+    { { vaults = { [1.5] = { rows = { "." } } } }, "vaults must be an array, but has the key 1.5" },
+    { { vaults = { [1] = { rows = { "." } }, [3] = { rows = { "." } } } }, "vaults[2] must be " .. T .. ", got nil" },
+    { { vaults = { 5 } }, "vaults[1] must be " .. T .. ", got number" },
+    { { vaults = { trap() } }, "vaults[1].rows must be an array of strings, got nil" },
+    { { vaults = { {} } }, "vaults[1].rows must be an array of strings, got nil" },
+    { { vaults = { { rows = "..." } } }, "vaults[1].rows must be an array of strings, got string" },
+    { { vaults = { { rows = {} } } }, "vaults[1].rows is empty" },
+    { { vaults = { { rows = { "" } } } }, "vaults[1].rows[1] is empty" },
+    { { vaults = { { rows = { "...", ".." } } } }, "vaults[1].rows[2] has 2 characters, rows[1] has 3" },
+    { { vaults = { { rows = { "...", 7 } } } }, "vaults[1].rows[2] must be a string, got number" },
+    { { vaults = { { rows = { ".", {} } } } }, "vaults[1].rows[2] must be a string, got table" },
+    { { vaults = { { rows = { long } } } }, "vaults[1].rows[1] is longer than 64 characters (65)" },
+    { { vaults = { { rows = { string.rep("#", 2 ^ 20) } } } },
+      "vaults[1].rows[1] is longer than 64 characters (1048576)" },
+    { { vaults = { { rows = tall } } }, "vaults[1].rows has more than 64 rows (65)" },
+    { { vaults = { { rows = { ".\0." } } } }, "vaults[1].rows[1] has byte 0 at column 2: " .. PRINTABLE },
+    { { vaults = { { rows = { ".\255." } } } }, "vaults[1].rows[1] has byte 255 at column 2: only printable ASCII" },
+    { { vaults = { { rows = { "###", "#.#", "###" } } } },
+      "vaults[1] has no entrance (no walkable cell on its outer ring)" },
+    { { vaults = { { rows = { "   " } } } }, "vaults[1] has no entrance (no walkable cell on its outer ring)" },
+    { { vaults = { { rows = { "#.###", "#.#.#", "#####" } } } },
+      "vaults[1]: its cell (4,2) is walled in (no entrance reaches it)" },
+    { { vaults = { { rows = { "." }, count = 0 } } }, "vaults[1].count must be an integer from 1 to 100, got 0" },
+    { { vaults = { { rows = { "." }, count = 101 } } }, "vaults[1].count must be an integer from 1 to 100, got 101" },
+    { { vaults = { { rows = { "." }, count = 1.5 } } }, "vaults[1].count must be an integer from 1 to 100, got 1.5" },
+    { { vaults = { { rows = { "." }, count = "2" } } },
+      'vaults[1].count must be an integer from 1 to 100, got string "2"' },
+    { { vaults = { { rows = { "." }, rotate = 1 } } }, "vaults[1].rotate must be a boolean, got 1" },
+    { { vaults = { { rows = { "." }, required = "no" } } }, 'vaults[1].required must be a boolean, got string "no"' },
+    { { vaults = { { rows = { "." }, rotation = 2, Rows = 1 } } },
+      'vaults[1] has an unknown field "Rows" (fields: rows, count, rotate, required)' },
+    { { vaults = { { rows = { "." }, [1] = 2 } } },
+      "vaults[1] has an unknown field 1 (fields: rows, count, rotate, required)" },
+    { { vaults = { { rows = { "." }, count = 60 }, { rows = { "." }, count = 41 } } },
+      "vaults ask for 101 copies in all, at most 100" },
+    { { vaults = { { rows = { "@." }, count = 2 } } }, "vaults hold 2 @ in all (copies counted), at most one" },
+    { { vaults = { { rows = { ">" } }, { rows = { ".>" } } } },
+      "vaults hold 2 > in all (copies counted), at most one" },
+    { { vaults = huge }, "vaults has 100000 templates, at most 100" },
+    { { vaults = { { rows = { string.rep(".", 40) } } } }, "vault 1 does not fit in 40x20" },
+    { { vaults = { { rows = { "." } }, { rows = { ".........." }, count = 30 } } }, "vault 2 (copy " },
+    { { arrive = 5 }, "arrive must be a position {x=, y=}, got number" },
+    { { arrive = {} }, "arrive.x must be an integer, got nil" },
+    { { arrive = trap() }, "arrive.x must be an integer, got nil" },
+    { { arrive = { x = 2, y = 0.5 } }, "arrive.y must be an integer, got 0.5" },
+    { { arrive = { x = "2", y = 2 } }, 'arrive.x must be an integer, got string "2"' },
+    { { arrive = { x = 1, y = 5 } }, BORDER .. "(1,5)" },
+    { { arrive = { x = 40, y = 5 } }, BORDER .. "(40,5)" },
+    { { arrive = { x = 5, y = 2 ^ 53 } }, BORDER .. "(5," },
+    { { arrive = { x = 3, y = 3 }, vaults = { { rows = { "@" } } } },
+      "arrive and a vault's @ both say where @ starts" },
+    { { place = "M" }, "place must be an array of {char=, count=, min=, hidden=}, got string" },
+    { { place = { char = "M" } }, 'place must be an array, but has the key "char"' },
+    { { place = { "M" } }, "place[1] must be a table {char=, count=, min=, hidden=}, got string" },
+    { { place = { {} } }, CHAR .. "nil" },
+    { { place = { trap() } }, CHAR .. "nil" },
+    { { place = { { char = "#" } } }, CHAR .. 'string "#"' },
+    { { place = { { char = " " } } }, CHAR .. 'string " "' },
+    { { place = { { char = "MM" } } }, CHAR .. 'string "MM"' },
+    { { place = { { char = 77 } } }, CHAR .. "77" },
+    { { place = { { char = "M", count = -1 } } }, "place[1].count must be an integer from 0 to 10000, got -1" },
+    { { place = { { char = "M", count = 10001 } } }, "place[1].count must be an integer from 0 to 10000, got 10001" },
+    { { place = { { char = "M", min = 0 / 0 } } }, "place[1].min must be an integer from 0 to 4000000, got nan" },
+    { { place = { { char = "M", hidden = 1 } } }, "place[1].hidden must be a boolean, got 1" },
+    { { place = { { char = "M", kind = "x" } } },
+      'place[1] has an unknown field "kind" (fields: char, count, min, hidden)' },
+    { { place = { { char = "M", count = 6000 }, { char = "N", count = 4001 } } },
+      "place asks for 10001 cells in all, at most 10000" },
+    { { place = many }, "place has 101 entries, at most 100" },
+    { { place = { { char = "M", count = 5000 } } }, 'place[1]: cannot place 5000 "M": only ' },
+    { { place = { { char = "M", count = 1, min = 4000000 } } },
+      'place[1]: cannot place 1 "M": only 0 free floor cells at walking distance >= 4000000 from @' },
+    { { items = 300, place = { { char = "M", count = 300 } } }, 'place[1]: cannot place 300 "M": only ' },
+  }
+  for _, fn in ipairs(FNS) do
+    it(fn .. " names what is wrong, the same on every interpreter", function()
+      for _, case in ipairs(cases) do
+        local opts = { width = 40, height = 20, seed = 1 }
+        for k, v in pairs(case[1]) do opts[k] = v end
+        fails(("map.%s: %s"):format(fn, case[2]), map[fn], opts)
+      end
+    end)
+  end
+
+  it("reads every table raw: metatables on the options, the arrays and the entries change nothing", function()
+    local function trapped(t) return setmetatable(t, getmetatable(trap())) end
+    local opts = trapped { width = 40, height = 20, seed = 3,
+      vaults = trapped { trapped { rows = trapped { "#+#", "+.+", "#+#" }, count = 2 } },
+      arrive = trapped { x = 4, y = 4 }, place = trapped { trapped { char = "M", count = 3 } } }
+    local plain = { width = 40, height = 20, seed = 3, vaults = { { rows = { "#+#", "+.+", "#+#" }, count = 2 } },
+      arrive = { x = 4, y = 4 }, place = { { char = "M", count = 3 } } }
+    assert.are.equal(map.generate_text(plain), map.generate_text(opts))
+    assert.are.equal(3, #map.generate(opts).placed)
+  end)
+
+  it("takes the largest demands at once: 100 templates of 64x64, 100 copies, 10,000 placed cells", function()
+    local rows = {}
+    for y = 1, 64 do
+      rows[y] = (y == 1 or y == 64) and string.rep(".", 64) or "." .. string.rep("#", 62) .. "."
+    end
+    local templates = {}
+    for i = 1, 100 do templates[i] = { rows = rows, required = false, rotate = true } end
+    local m = map.generate { width = 400, height = 400, seed = 1, algorithm = "cave", vaults = templates,
+      place = { { char = "M", count = 10000 } } }
+    assert.is_true(#m.vaults >= 10)
+    assert.are.equal(10000, #m.placed)
+    assert.is_true(map.reachable(m))
   end)
 end)

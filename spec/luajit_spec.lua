@@ -40,6 +40,11 @@ describe("tables built by the module", function()
       { { width = 3, height = 5, seed = 2, algorithm = "cave", fill = 1, items = 0 } },
       { { width = 100, height = 50, seed = -9, rooms = 40, items = 200 } },
       { { width = 80, height = 40, seed = 5, doors = true } },
+      { { width = 80, height = 40, seed = 5, doors = true, loops = 4, arrive = { x = 3, y = 3 },
+          vaults = { { rows = { "#+#", "+M+", "#+#" }, count = 3, rotate = true } },
+          place = { { char = "k", count = 6, min = 4 }, { char = "g", count = 2, hidden = true } } } },
+      { { width = 60, height = 30, seed = 8, algorithm = "cave", items = 20,
+          vaults = { { rows = { "##.##", "#.>.#", "##.##" } }, { rows = { "  @  ", " ... " }, required = false } } } },
     }
     for _, args in ipairs(cases) do
       local m = map.generate(unpack(args))
@@ -50,6 +55,9 @@ describe("tables built by the module", function()
       assert.are.same(v.player, m.player)
       assert.are.same(v.stairs, m.stairs)
       assert.are.same(v.items, m.items)
+      assert.are.same(v.vaults, m.vaults)
+      assert.are.same(v.placed, m.placed)
+      assert.are.same(v.up, m.up)
       assert.are.equal(#v.rows, #m)
       for y, line in ipairs(v.rows) do
         assert.are.equal(#line, #m[y])
@@ -57,13 +65,20 @@ describe("tables built by the module", function()
       end
       local fields = {}
       for y = 1, #m do fields[#fields + 1] = tostring(y) end
-      for _, k in ipairs({ "width", "height", "seed", "algorithm", "rooms", "doors", "player", "stairs", "items" }) do
+      for _, k in ipairs({ "width", "height", "seed", "algorithm", "rooms", "doors", "player", "stairs", "items",
+        "vaults", "placed" }) do
         fields[#fields + 1] = k
       end
+      if m.up then fields[#fields + 1] = "up" end
       table.sort(fields)
       assert.are.equal(table.concat(fields, " "), keys(m))
       assert.are.equal("x y", keys(m.player))
-      for _, room in ipairs(m.rooms) do assert.are.equal("h w x y", keys(room)) end
+      for _, room in ipairs(m.rooms) do
+        assert.are.equal("exits h links w x y", keys(room))
+        for _, e in ipairs(room.exits) do assert.are.equal("x y", keys(e)) end
+      end
+      for _, vault in ipairs(m.vaults) do assert.are.equal("h index rotation w x y", keys(vault)) end
+      for _, p in ipairs(m.placed) do assert.are.equal("char x y", keys(p)) end
       for _, item in ipairs(m.items) do assert.are.equal("kind x y", keys(item)) end
       for _, door in ipairs(m.doors) do assert.are.equal("x y", keys(door)) end
       assert.is_nil(getmetatable(m))

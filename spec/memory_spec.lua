@@ -8,14 +8,19 @@ local map = require "map"
 -- 80 on LuaJIT. fov's rows hold a hash entry per visible cell, rounded up
 -- to a power of two (41 B/cell measured with every cell of a 600-wide row
 -- visible). A path is a table per position (120 B measured on both). The
--- fixed part covers a level's lists (at most 10,000 rooms and 10,000 items).
+-- fixed part covers a level's lists (at most 10,000 rooms, 10,000 items,
+-- 10,000 placed cells and 100 vaults); each room's exits and links are
+-- counted on their own, as an exit is a position table and a level may have
+-- hundreds of thousands (rooms = 10000: 112,454 exits and 93,054 links, 76 B
+-- each on average with the rooms' own growth, on both interpreters).
 local BOUND = { -- bytes per cell and per row
   rows = { cell = 24, row = 96 },
   fov = { cell = 64, row = 128 },
   path = { cell = 128, row = 0 },
   text = { cell = 4, row = 0 },
 }
-local FIXED = 3 * 1024 * 1024
+local FIXED = 4 * 1024 * 1024
+local EXIT, LINK = 128, 24
 
 -- Large, wide and narrow: a row of one cell costs the most per cell.
 local SHAPES = { { 600, 600 }, { 1, 100000 }, { 100000, 1 }, { 3, 30000 } }
@@ -32,9 +37,24 @@ local function growth(f)
   return grew
 end
 
+-- The exits and links of a level's rooms.
+local function exits_and_links(m)
+  local exits, links = 0, 0
+  for _, room in ipairs(m.rooms or {}) do
+    exits, links = exits + #room.exits, links + #room.links
+  end
+  return exits, links
+end
+
 local function within_bound(name, f, kind, w, h)
-  local grew = growth(f)
-  local bound = BOUND[kind].cell * w * h + BOUND[kind].row * h + FIXED
+  local result
+  local grew = growth(function()
+    result = f()
+    return result
+  end)
+  local exits, links = 0, 0
+  if type(result) == "table" then exits, links = exits_and_links(result) end
+  local bound = BOUND[kind].cell * w * h + BOUND[kind].row * h + FIXED + EXIT * exits + LINK * links
   assert(grew <= bound, ("%s %dx%d: %d bytes, bound %d"):format(name, w, h, grew, bound))
   assert(grew > 0, name .. ": nothing measured")
 end
@@ -87,6 +107,13 @@ describe("the Lua result of every call stays within its bound per cell and per r
   it("generate with the most rooms and items, and on narrow maps", function()
     local most = { width = 600, height = 600, seed = 1, rooms = 10000, items = 10000 }
     within_bound("generate", function() return map.generate(most) end, "rows", 600, 600)
+    local rows = {}
+    for y = 1, 12 do rows[y] = (y == 1 or y == 12) and string.rep(".", 12) or "." .. string.rep("#", 10) .. "." end
+    local vaults = {}
+    for i = 1, 10 do vaults[i] = { rows = rows, count = 10, rotate = true, required = false } end
+    local directed = { width = 600, height = 600, seed = 1, rooms = 10000, items = 10000, loops = 100,
+      arrive = { x = 300, y = 300 }, vaults = vaults, place = { { char = "M", count = 10000 } } }
+    within_bound("generate, directed", function() return map.generate(directed) end, "rows", 600, 600)
     within_bound("generate_text", function() return map.generate_text(most) end, "text", 600, 600)
     within_bound("generate_json", function() return map.generate_json(most) end, "text", 600, 600)
     for _, shape in ipairs({ { 3, 30000 }, { 30000, 3 }, { 6, 20000 } }) do

@@ -81,6 +81,19 @@ impl Arg<'_> {
     }
 }
 
+impl Arg<'_> {
+    /// The value's type as Lua names it.
+    pub fn type_name(&self) -> &'static str {
+        match *self {
+            Arg::Missing => "nil",
+            Arg::Int(_) | Arg::Float(_) => "number",
+            Arg::Str(_) => "string",
+            Arg::Bool(_) => "boolean",
+            Arg::Other(name) => name,
+        }
+    }
+}
+
 /// An integer argument within `min..=max`, or a message naming it.
 pub fn int_in(name: &str, arg: Arg, min: i64, max: i64) -> Result<i64, String> {
     match arg.integer() {

@@ -34,3 +34,80 @@ fn golden_maps_are_unchanged() {
     }
     assert!(checked >= 6, "only {checked} golden files");
 }
+
+/// The golden renders of levels made with the options that direct them
+/// (`vaults`, `arrive`, `place`, `loops`, doors): `spec/golden_directed/`,
+/// each named in `cases.json` with its options (spec/design_spec.lua checks
+/// the same files on both interpreters).
+#[test]
+fn directed_golden_maps_are_unchanged() {
+    use map::level::place::Placement;
+    use map::level::vaults::Template;
+    use serde_json::Value;
+
+    let arg = |v: &Value| -> Arg<'static> {
+        match v {
+            Value::Bool(b) => Arg::Bool(*b),
+            Value::Number(n) if n.is_i64() => Arg::Int(n.as_i64().unwrap()),
+            Value::Number(n) => Arg::Float(n.as_f64().unwrap()),
+            Value::String(s) => Arg::Str(s.clone().leak().as_bytes()),
+            Value::Null => Arg::Missing,
+            _ => Arg::Other("table"),
+        }
+    };
+    let text = fs::read_to_string("spec/golden_directed/cases.json").expect("cases.json");
+    let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
+    for case in &cases {
+        let name = case["name"].as_str().unwrap();
+        let mut params = Params::default();
+        for (key, value) in case["options"].as_object().unwrap() {
+            params.set(key.clone().leak().as_bytes(), arg(value));
+        }
+        let options = &case["options"];
+        if let Some(vaults) = options["vaults"].as_array() {
+            for (i, v) in vaults.iter().enumerate() {
+                let rows: Vec<&[u8]> = v["rows"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.as_str().unwrap().as_bytes())
+                    .collect();
+                let t = Template::new(
+                    i + 1,
+                    &rows,
+                    arg(&v["count"]),
+                    arg(&v["rotate"]),
+                    arg(&v["required"]),
+                );
+                params.design.vaults.push(t.unwrap());
+            }
+        }
+        if let Some(places) = options["place"].as_array() {
+            for (i, p) in places.iter().enumerate() {
+                let entry = Placement::new(
+                    i + 1,
+                    arg(&p["char"]),
+                    arg(&p["count"]),
+                    arg(&p["min"]),
+                    arg(&p["hidden"]),
+                );
+                params.design.place.push(entry.unwrap());
+            }
+        }
+        if let Some(a) = options.get("arrive") {
+            params.design.arrive = Some((a["x"].as_i64().unwrap(), a["y"].as_i64().unwrap()));
+        }
+        let level = generate(&params).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let path = format!("spec/golden_directed/{name}.txt");
+        assert_eq!(
+            String::from_utf8(level.grid.render()).unwrap(),
+            fs::read_to_string(&path).expect(&path),
+            "{name}"
+        );
+    }
+    assert!(
+        cases.len() >= 8,
+        "only {} directed golden files",
+        cases.len()
+    );
+}

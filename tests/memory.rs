@@ -370,3 +370,122 @@ fn many_valued_sources_stay_within_the_bound() {
     assert!(peak <= bound, "{peak} > {bound}");
     assert!(memory::bound_sources(count) < bound);
 }
+
+/// A template of `side` x `side` cells: floor on its ring, walls inside
+/// but for a door on each side's middle.
+fn ring_template(side: usize, count: i64) -> map::level::vaults::Template {
+    let rows: Vec<Vec<u8>> = (0..side)
+        .map(|y| {
+            (0..side)
+                .map(|x| {
+                    let ring = x == 0 || y == 0 || x + 1 == side || y + 1 == side;
+                    if ring {
+                        b'.'
+                    } else if x == side / 2 || y == side / 2 {
+                        b'+'
+                    } else {
+                        b'#'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+    map::level::vaults::Template::new(1, &rows, Arg::Int(count), Arg::Bool(true), Arg::Bool(false))
+        .unwrap()
+}
+
+/// Vaults (100 copies, the largest templates), `arrive` and `place` (up to
+/// 10,000 cells, with distances and sight) on every generator and shape,
+/// its options as given: the peak of `generate` and of its JSON within
+/// `bound_generate` plus the design's own bound, refused or not.
+#[test]
+fn directed_levels_stay_within_their_bound() {
+    use map::level::place::Placement;
+    for algorithm in LIST {
+        for (w, h) in SHAPES {
+            let mut params = Params {
+                algorithm: Arg::Str(algorithm.name.as_bytes()),
+                ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(4))
+            };
+            if algorithm.options.iter().any(|o| o.name == "loops") {
+                params.set(b"loops", Arg::Int(20));
+                params.set(b"doors", Arg::Bool(true));
+            }
+            params.design.vaults = vec![ring_template(64, 40), ring_template(12, 60)];
+            params.design.arrive = Some((w / 2, h / 2));
+            let cells = (w * h) as usize;
+            let few = (cells / 40).min(5_000);
+            params.design.place = vec![
+                Placement {
+                    char: b'M',
+                    count: few,
+                    min: 5,
+                    hidden: true,
+                },
+                Placement {
+                    char: b'k',
+                    count: few,
+                    min: 0,
+                    hidden: false,
+                },
+            ];
+            let (level, peak) = peak_of(|| generate(&params));
+            let bound = memory::bound_generate(cells) + params.design.bound(cells);
+            let json_peak = level.as_ref().map_or(0, |l| peak_of(|| json::level(l)).1);
+            let outcome = match &level {
+                Ok(l) => format!("{} vaults, {} placed", l.vaults.len(), l.placed.len()),
+                Err(e) => e.clone(),
+            };
+            println!(
+                "{} {w}x{h} directed ({outcome}): generate {:.1} B/cell, json {:.1}, bound {:.1}",
+                algorithm.name,
+                peak as f64 / cells as f64,
+                json_peak as f64 / cells as f64,
+                bound as f64 / cells as f64
+            );
+            assert!(
+                peak <= bound,
+                "{} {w}x{h}: {peak} > {bound}",
+                algorithm.name
+            );
+            assert!(
+                json_peak <= bound,
+                "{} {w}x{h} json: {json_peak} > {bound}",
+                algorithm.name
+            );
+        }
+    }
+    // All floor: every cell a candidate, with its distance and sight.
+    for (w, h) in [(400, 400), (7, 32_000)] {
+        let mut params = Params {
+            algorithm: Arg::Str(b"drunkard"),
+            ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(4))
+        }
+        .with(b"fill", Arg::Int(1));
+        params.design.place = vec![
+            Placement {
+                char: b'M',
+                count: 10_000,
+                min: 1,
+                hidden: false,
+            },
+            Placement {
+                char: b'k',
+                count: 0,
+                min: 0,
+                hidden: true,
+            },
+        ];
+        let cells = (w * h) as usize;
+        let (level, peak) = peak_of(|| generate(&params).unwrap());
+        let bound = memory::bound_generate(cells) + params.design.bound(cells);
+        println!(
+            "drunkard {w}x{h} all floor, {} placed: generate {:.1} B/cell, bound {:.1}",
+            level.placed.len(),
+            peak as f64 / cells as f64,
+            bound as f64 / cells as f64
+        );
+        assert!(peak <= bound, "all floor {w}x{h}: {peak} > {bound}");
+    }
+}

@@ -436,7 +436,13 @@ struct Model<'a> {
     options: Vec<(&'a [u8], Arg<'a>)>,
     /// Keys that no generator takes (set to anything, nil included).
     unknown: Vec<&'a [u8]>,
+    /// `vaults`, `arrive`, `place` given a non-nil value (as a table, the
+    /// binding reads them; as anything else, they are refused).
+    design: Vec<(&'a [u8], Arg<'a>)>,
 }
+
+/// The options that direct a level, in the order they are checked.
+const DESIGN: [&str; 3] = map::level::design::NAMES;
 
 /// Every option name the registry knows, `items` included.
 fn is_known(key: &[u8]) -> bool {
@@ -455,6 +461,12 @@ impl<'a> Model<'a> {
                 b"height" => m.height = value,
                 b"seed" => m.seed = value,
                 b"algorithm" => m.algorithm = value,
+                _ if DESIGN.iter().any(|n| n.as_bytes() == key) => {
+                    m.design.retain(|&(k, _)| k != key);
+                    if value != Arg::Missing {
+                        m.design.push((key, value));
+                    }
+                }
                 _ if is_known(key) => {
                     m.options.retain(|&(k, _)| k != key);
                     if value != Arg::Missing {
@@ -627,6 +639,12 @@ fn oracle(m: &Model) -> std::result::Result<Expect, String> {
             }
         };
         values.push((spec.name, value));
+    }
+    for name in DESIGN {
+        let given = m.design.iter().find(|&&(k, _)| k == name.as_bytes());
+        if given.is_some_and(|&(_, v)| v != Arg::Other("table")) {
+            return Err(format!("{name} must be "));
+        }
     }
     Ok(Expect {
         algorithm,
@@ -973,8 +991,11 @@ fn check_rooms(level: &Level, x: &Expect, dist: &[Option<u32>], params: &Params)
 }
 
 /// With `doors`: `level.doors` lists every `+` once, in row order, each on
-/// a room's ring (corners excluded) opening its wall one cell wide, and every
-/// such opening is a door. Without: no `+` and no doors.
+/// a room's ring (corners excluded) opening its wall one cell wide; taking
+/// the openings in row order, each with the cell in front of it (outside
+/// the first room whose ring has it open), an opening is a door exactly when
+/// neither it nor its front touches (8 neighbours) an earlier door or that
+/// door's front. Without: no `+` and no doors.
 fn check_doors(level: &Level, wanted: bool, params: &Params) {
     let g = &level.grid;
     let plus: Vec<Pos> = (0..g.cells().len())
@@ -997,7 +1018,7 @@ fn check_doors(level: &Level, wanted: bool, params: &Params) {
             WALL
         }
     };
-    let mut openings = Vec::new();
+    let mut openings: Vec<(usize, Pos, Pos)> = Vec::new();
     for r in &level.rooms {
         let (x, y, w, h) = (r.x as isize, r.y as isize, r.w as isize, r.h as isize);
         let ring = (x..x + w)
@@ -1010,17 +1031,30 @@ fn check_doors(level: &Level, wanted: bool, params: &Params) {
                 && cell(cx + dy, cy + dx) == WALL
                 && cell(cx - dy, cy - dx) == WALL;
             if opening {
-                openings.push(g.index(Pos {
-                    x: cx as usize,
-                    y: cy as usize,
-                }));
+                let at = |x: isize, y: isize| Pos {
+                    x: x as usize,
+                    y: y as usize,
+                };
+                let door = at(cx, cy);
+                openings.push((g.index(door), door, at(cx - dx, cy - dy)));
             }
         }
     }
-    openings.sort_unstable();
-    openings.dedup();
-    let openings: Vec<Pos> = openings.into_iter().map(|i| g.pos(i)).collect();
-    assert_eq!(level.doors, openings, "doors vs wall openings: {params:?}");
+    // Stable: on one cell, the first room's front.
+    openings.sort_by_key(|o| o.0);
+    openings.dedup_by_key(|o| o.0);
+    let touch = |a: Pos, b: Pos| a.x.abs_diff(b.x) <= 1 && a.y.abs_diff(b.y) <= 1;
+    let mut doors: Vec<(Pos, Pos)> = Vec::new();
+    for &(_, d, f) in &openings {
+        let clear = doors
+            .iter()
+            .all(|&(e, g)| !touch(d, e) && !touch(d, g) && !touch(f, e) && !touch(f, g));
+        if clear {
+            doors.push((d, f));
+        }
+    }
+    let doors: Vec<Pos> = doors.into_iter().map(|(d, _)| d).collect();
+    assert_eq!(level.doors, doors, "doors vs wall openings: {params:?}");
 }
 
 fn check_render(g: &Grid) {
@@ -1199,17 +1233,175 @@ fn fuzz_grid(u: &mut Unstructured) -> Result<()> {
                 pos: start,
                 kind: (seed >> 8) as u8,
             }],
+            vaults: vec![map::level::vaults::Vault {
+                index: seed as usize,
+                rect: Rect {
+                    x: 0,
+                    y: usize::MAX,
+                    w: 1,
+                    h: 1,
+                },
+                rotation: (seed >> 16) as u8,
+            }],
+            up: (seed & 2 == 0).then_some(start),
+            placed: vec![map::level::place::Placed {
+                char: (seed >> 24) as u8,
+                pos: start,
+            }],
+            // Fewer entries than rooms, on purpose.
+            exits: Default::default(),
         };
         check_json(&level);
     }
     Ok(())
 }
 
+// ---------------------------------------------------------------------------
+// Mode: the options that direct a level (vaults, arrive, place, loops) on
+// any generator of the registry.
+
+/// The bytes templates are made of: the map's own, glyphs, spaces, and some
+/// no template may hold.
+const TEMPLATE_BYTES: &[u8] = b"##..+ @>M~_$!\t\x7f\x00\xff";
+
+/// Rows for a template: mostly small and even, sometimes ragged, empty,
+/// over 64 either way, or of any bytes.
+fn template_rows<'a>(u: &mut Unstructured<'a>) -> Result<Vec<Vec<u8>>> {
+    let (w, h): (usize, usize) = match u.int_in_range(0..=9u8)? {
+        0 => (u.int_in_range(0..=66)?, u.int_in_range(0..=66)?),
+        1 => (64, 64),
+        _ => (u.int_in_range(1..=9)?, u.int_in_range(1..=7)?),
+    };
+    let ragged = one_in(u, 16)?;
+    let mut rows = Vec::with_capacity(h);
+    for _ in 0..h {
+        let len = if ragged { u.int_in_range(0..=w + 1)? } else { w };
+        let mut row = Vec::with_capacity(len);
+        for _ in 0..len {
+            row.push(match u.int_in_range(0..=15u8)? {
+                0 => u.arbitrary()?,
+                1..=3 => *u.choose(TEMPLATE_BYTES)?,
+                4..=6 => b'#',
+                _ => b'.',
+            });
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// A count, flag or number field: left out, a usual value, or anything.
+fn field<'a>(u: &mut Unstructured<'a>, usual: Arg<'a>) -> Result<Arg<'a>> {
+    Ok(match u.int_in_range(0..=7u8)? {
+        0..=2 => Arg::Missing,
+        3..=5 => usual,
+        _ => any_arg(u)?,
+    })
+}
+
+fn fuzz_design(u: &mut Unstructured) -> Result<()> {
+    use map::level::place::Placement;
+    use map::level::vaults::Template;
+    let algorithm = LIST[u.choose_index(LIST.len())?];
+    let w = u.int_in_range(algorithm.min_width..=120)?;
+    let h = u.int_in_range(algorithm.min_height..=80)?;
+    let mut params = Params {
+        algorithm: Arg::Str(algorithm.name.as_bytes()),
+        ..Params::new(
+            Arg::Int(w as i64),
+            Arg::Int(h as i64),
+            Arg::Int(u.int_in_range(-MAX_SEED..=MAX_SEED)?),
+        )
+    }
+    .with(b"items", Arg::Int(u.int_in_range(0..=4)?));
+    for spec in algorithm.options {
+        if spec.name == "doors" || spec.name == "loops" {
+            params.set(spec.name.as_bytes(), in_range(u, spec.kind)?);
+        }
+    }
+    // Each part is checked as the binding checks it; a refusal ends the case.
+    let refused = |e: String, prefix: &str| {
+        assert!(e.starts_with(prefix) && !e.contains("internal"), "{e}");
+    };
+    for n in 1..=u.int_in_range(0..=4)? {
+        let rows = template_rows(u)?;
+        let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+        let usual = Arg::Int(u.int_in_range(0..=101)?);
+        let count = field(u, usual)?;
+        let (rotate, required) = (field(u, Arg::Bool(true))?, field(u, Arg::Bool(false))?);
+        match Template::new(n, &rows, count, rotate, required) {
+            Ok(t) => params.design.vaults.push(t),
+            Err(e) => return Ok(refused(e, &format!("vaults[{n}]"))),
+        }
+    }
+    if u.arbitrary()? {
+        let (x, y) = (u.int_in_range(-1..=w as i64 + 1)?, u.int_in_range(-1..=h as i64 + 1)?);
+        params.design.arrive = Some((x, y));
+    }
+    for n in 1..=u.int_in_range(0..=3)? {
+        let char = match u.int_in_range(0..=3u8)? {
+            0 => any_arg(u)?,
+            _ => Arg::Str(u.choose(&[&b"M"[..], b"k", b"&", b"#", b"@", b"$", b"MM"])?),
+        };
+        let usual = (Arg::Int(u.int_in_range(0..=40)?), Arg::Int(u.int_in_range(0..=30)?));
+        let (count, min) = (field(u, usual.0)?, field(u, usual.1)?);
+        let hidden = field(u, Arg::Bool(true))?;
+        match Placement::new(n, char, count, min, hidden) {
+            Ok(p) => params.design.place.push(p),
+            Err(e) => return Ok(refused(e, &format!("place[{n}]"))),
+        }
+    }
+    let cells = w * h;
+    let (result, heap) = measured(|| generate(&params));
+    let bound = map::memory::bound_generate(cells) + params.design.bound(cells);
+    assert!(heap <= bound, "generate held {heap} bytes, bound {bound}: {params:?}");
+    let level = match result {
+        Ok(level) => level,
+        Err(e) => {
+            let named = ["vault", "arrive", "place", "cannot place", "no floor cell outside the vaults"];
+            let fill = e.contains("@ and > need at least 2");
+            assert!(named.iter().any(|n| e.starts_with(n)) || fill, "refused: {e}: {params:?}");
+            assert!(!e.contains("internal"), "{e}: {params:?}");
+            return Ok(());
+        }
+    };
+    let g = &level.grid;
+    let case = format!("{params:?}");
+    let count = |c: u8| g.cells().iter().filter(|&&v| v == c).count();
+    assert_eq!((count(PLAYER), count(STAIRS)), (1, 1), "@ and > counts: {case}");
+    assert_eq!((g.get(level.player), g.get(level.stairs)), (PLAYER, STAIRS), "{case}");
+    for i in 0..cells {
+        let p = g.pos(i);
+        if p.x == 1 || p.y == 1 || p.x == w || p.y == h {
+            assert_eq!(g.cells()[i], WALL, "border broken at {p:?}: {case}");
+        }
+    }
+    let dist = oracle::walk_distances(g, level.player);
+    for i in 0..cells {
+        assert!(g.cells()[i] == WALL || dist[i].is_some(), "{:?} cut off: {case}", g.pos(i));
+    }
+    oracle::check_vaults(&level, &params, &case);
+    oracle::check_placed(&level, &params, &dist, &case);
+    oracle::check_stairs(&level, &params, &dist, &case);
+    for item in &level.items {
+        assert!(!oracle::in_vault(&level, item.pos), "an item in a vault: {case}");
+    }
+    if params.design.vaults.iter().all(|t| !t.cells.contains(&DOOR)) {
+        oracle::check_doors_and_exits(&level, &case);
+    }
+    check_json(&level);
+    if cells <= REPEAT_CELLS {
+        assert_eq!(generate(&params).as_ref(), Ok(&level), "not deterministic");
+    }
+    Ok(())
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
-    let _ = match u.int_in_range(0..=9u8) {
+    let _ = match u.int_in_range(0..=11u8) {
         Ok(0..=5) => fuzz_generate(&mut u),
         Ok(6) => fuzz_huge(&mut u),
+        Ok(7 | 8) => fuzz_design(&mut u),
         _ => fuzz_grid(&mut u),
     };
 });

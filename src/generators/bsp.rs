@@ -64,6 +64,7 @@ pub const GENERATOR: Generator = Generator {
             doc: "a part longer than max_ratio times its breadth is always split across",
         },
         crate::level::doors::OPTION,
+        crate::level::loops::OPTION,
     ],
     carve: layout,
 };
@@ -102,6 +103,7 @@ fn layout(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Stri
         },
         rng,
     );
+    crate::level::loops::add(grid, &rooms, opts.int("loops") as usize, rng);
     let player = rooms[0].centre();
     let stairs = farthest_room_cell(grid, &rooms, player);
     Ok(Layout {
@@ -322,6 +324,7 @@ mod tests {
             ("min_size", Value::Int(s.min_size as i64)),
             ("max_ratio", Value::Number(s.max_ratio)),
             ("doors", Value::Bool(false)),
+            ("loops", Value::Int(0)),
         ])
     }
 

@@ -23,6 +23,7 @@ pub const GENERATOR: Generator = Generator {
             doc: "rooms wanted; fewer when they do not fit",
         },
         crate::level::doors::OPTION,
+        crate::level::loops::OPTION,
     ],
     carve: layout,
 };
@@ -46,6 +47,7 @@ const FEW_ROOMS: usize = 16;
 /// the last.
 fn layout(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, String> {
     let rooms = carve(grid, opts.int("rooms") as usize, rng);
+    crate::level::loops::add(grid, &rooms, opts.int("loops") as usize, rng);
     let (first, last) = (rooms[0], rooms[rooms.len() - 1]);
     let player = first.centre();
     let spots: Vec<Pos> = last.cells().filter(|&p| p != player).collect();

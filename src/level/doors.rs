@@ -1,45 +1,81 @@
-//! Doors: `+` where a corridor passes through a room's wall.
+//! Doors: `+` where a corridor enters a room's wall.
 //!
-//! A door is a floor cell of a room's ring (the cells just outside the
-//! room, corners excluded) that opens the wall one cell wide: walkable on
-//! both sides across the wall (into the room and out of it), wall on both
+//! A door candidate is a floor cell of a room's ring (the cells just outside
+//! the room, corners excluded) that opens the wall one cell wide: walkable
+//! on both sides across the wall (into the room and out of it), wall on both
 //! sides along it. A corridor running along the wall, or a wider gap, gets
-//! none; one crossing two rooms' walls back to back gets a door in each
-//! (`++`). Doors are walkable, so adding them disconnects nothing.
+//! none. A door and the cell in front of it (outside the room) are its
+//! threshold; candidates are taken in row order (on one cell, the first
+//! room's), and one whose threshold touches, even at a corner, the threshold
+//! of a door already taken is left floor. So no two doors touch, and a
+//! corridor that crosses two rooms' walls back to back (`++`) or with one
+//! cell between them (`+.+`) gets one door. Doors are walkable, so adding
+//! them disconnects nothing.
 
 use crate::generators::{Default, Kind, OptionSpec};
 use crate::grid::Rect;
 use crate::grid::{Grid, Pos, DOOR, FLOOR, WALL};
 
 /// The option that asks for doors, for the generators with rooms to declare;
-/// `generate.rs` calls `add` when it is true.
+/// the level pipeline calls `add` when it is true.
 pub const OPTION: OptionSpec = OptionSpec {
     name: "doors",
     kind: Kind::Bool,
     default: Default::Bool(false),
-    doc: "put + where a corridor passes through a room's wall",
+    doc: "put + where a corridor enters a room's wall, no two doors touching",
 };
 
-/// Turns every such opening of every room into `+`, and returns them in
-/// row-major order, each once (a wall between two rooms is on both rings).
-/// Meant for a freshly carved grid (only `.` and `#`).
-pub fn add(grid: &mut Grid, rooms: &[Rect]) -> Vec<Pos> {
-    let mut doors = Vec::new();
+/// Turns the doors of every room into `+` and returns them in row-major
+/// order, each once (a wall between two rooms is on both rings). No cell
+/// `fixed` accepts becomes a door (a vault's cells are its template's), and
+/// none touches a `+` already on the grid.
+pub fn add(grid: &mut Grid, rooms: &[Rect], fixed: impl Fn(usize) -> bool) -> Vec<Pos> {
+    let mut candidates: Vec<(usize, usize)> = Vec::new();
     for room in rooms {
         for (cell, inward) in ring(room) {
             if is_opening(grid, cell, inward) {
-                let p = Pos {
-                    x: cell.0 as usize,
-                    y: cell.1 as usize,
+                let at = |(x, y): Cell| {
+                    grid.index(Pos {
+                        x: x as usize,
+                        y: y as usize,
+                    })
                 };
-                grid.set(p, DOOR);
-                doors.push(grid.index(p));
+                let door = at(cell);
+                if !fixed(door) {
+                    candidates.push((door, at((cell.0 - inward.0, cell.1 - inward.1))));
+                }
             }
         }
     }
-    // A cell is `+` after its first match, so it never matches again.
-    doors.sort_unstable();
-    doors.into_iter().map(|i| grid.pos(i)).collect()
+    candidates.sort_by_key(|&(door, _)| door);
+    candidates.dedup_by_key(|&mut (door, _)| door);
+    // Doors already there (a vault's) keep new ones away too.
+    let mut near = vec![false; grid.cells().len()];
+    for i in (0..grid.cells().len()).filter(|&i| grid.cells()[i] == DOOR) {
+        mark_around(&mut near, grid, i);
+    }
+    let mut doors = Vec::new();
+    for (door, front) in candidates {
+        if near[door] || near[front] {
+            continue;
+        }
+        for i in [door, front] {
+            mark_around(&mut near, grid, i);
+        }
+        grid.set_at(door, DOOR);
+        doors.push(grid.pos(door));
+    }
+    doors
+}
+
+/// Marks cell `i` and its 8 neighbours (those on the grid).
+fn mark_around(near: &mut [bool], grid: &Grid, i: usize) {
+    let p = grid.pos(i);
+    for y in p.y.saturating_sub(1).max(1)..=(p.y + 1).min(grid.height()) {
+        for x in p.x.saturating_sub(1).max(1)..=(p.x + 1).min(grid.width()) {
+            near[grid.index(Pos { x, y })] = true;
+        }
+    }
 }
 
 /// A cell as signed `(x, y)`, so that a ring may reach past the grid.
@@ -111,7 +147,7 @@ mod tests {
             "###.#####",
             "#########",
         ]);
-        let doors = add(&mut g, &[room(2, 2, 4, 3)]);
+        let doors = add(&mut g, &[room(2, 2, 4, 3)], |_| false);
         assert_eq!(doors, vec![at(6, 4), at(4, 5)], "row-major");
         assert_eq!(g.get(at(6, 4)), DOOR);
         assert_eq!(g.get(at(4, 5)), DOOR);
@@ -126,7 +162,7 @@ mod tests {
             "#...#...#",
             "#########",
         ]);
-        let doors = add(&mut g, &[room(2, 2, 3, 3), room(6, 2, 3, 3)]);
+        let doors = add(&mut g, &[room(2, 2, 3, 3), room(6, 2, 3, 3)], |_| false);
         assert_eq!(doors, vec![at(5, 3)]);
     }
 
@@ -159,16 +195,20 @@ mod tests {
             ),
         ] {
             let mut g = Grid::from_rows(&rows);
-            assert_eq!(add(&mut g, &[r]), vec![], "{rows:?}");
+            assert_eq!(add(&mut g, &[r], |_| false), vec![], "{rows:?}");
         }
     }
 
     #[test]
     fn beyond_the_grid_counts_as_wall() {
         let mut g = Grid::from_rows(&["#.#", "#.#", "#.#"]);
-        assert_eq!(add(&mut g, &[room(2, 2, 1, 1)]), vec![], "open up and down");
+        assert_eq!(
+            add(&mut g, &[room(2, 2, 1, 1)], |_| false),
+            vec![],
+            "open up and down"
+        );
         let mut g = Grid::from_rows(&["..", ".."]);
-        assert_eq!(add(&mut g, &[room(1, 1, 2, 2)]), vec![]);
+        assert_eq!(add(&mut g, &[room(1, 1, 2, 2)], |_| false), vec![]);
     }
 
     /// The step into `room` when `p` is on its ring, corners excluded.
@@ -184,9 +224,12 @@ mod tests {
         }
     }
 
-    /// The definition, cell by cell: a floor ring cell of some room, open
-    /// into the room and out of it, walled along the ring. (Each cell is
-    /// tested against the rooms whose ring box holds it, to keep it quick.)
+    /// The definition, cell by cell: the candidates are the floor ring
+    /// cells of some room, open into the room and out of it, walled along
+    /// the ring, each with the cell in front of it (for the first room that
+    /// has it); then, in row order, each is a door unless its threshold
+    /// touches an earlier door's. (Each cell is tested against the rooms
+    /// whose ring box holds it, to keep it quick.)
     fn expected(before: &Grid, rooms: &[Rect]) -> Vec<Pos> {
         let mut near: Vec<Vec<Rect>> = vec![Vec::new(); before.cells().len()];
         for r in rooms {
@@ -196,43 +239,62 @@ mod tests {
                 }
             }
         }
-        (0..near.len())
+        let candidates: Vec<(Pos, Pos)> = (0..near.len())
             .map(|i| before.pos(i))
             .filter(|&p| before.get(p) == FLOOR)
-            .filter(|&p| {
+            .filter_map(|p| {
                 let get = |dx: isize, dy: isize| cell(before, p.x as isize + dx, p.y as isize + dy);
                 near[before.index(p)]
                     .iter()
                     .filter_map(|r| inward(r, p))
-                    .any(|(dx, dy)| {
+                    .find(|&(dx, dy)| {
                         get(dx, dy) != WALL
                             && get(-dx, -dy) != WALL
                             && get(dy, dx) == WALL
                             && get(-dy, -dx) == WALL
                     })
+                    .map(|(dx, dy)| {
+                        let front = at((p.x as isize - dx) as usize, (p.y as isize - dy) as usize);
+                        (p, front)
+                    })
             })
-            .collect()
+            .collect();
+        let touch = |a: Pos, b: Pos| a.x.abs_diff(b.x) <= 1 && a.y.abs_diff(b.y) <= 1;
+        let mut doors: Vec<(Pos, Pos)> = Vec::new();
+        for (d, f) in candidates {
+            let clear = doors
+                .iter()
+                .all(|&(e, g)| !touch(d, e) && !touch(d, g) && !touch(f, e) && !touch(f, g));
+            if clear {
+                doors.push((d, f));
+            }
+        }
+        doors.into_iter().map(|(d, _)| d).collect()
     }
 
     /// Doors exactly where the definition puts them, nothing else changed,
     /// the same doors when recomputed, and the same cells reachable.
     fn check(before: &Grid, rooms: &[Rect]) -> usize {
         let mut after = before.clone();
-        let doors = add(&mut after, rooms);
+        let doors = add(&mut after, rooms, |_| false);
         assert_eq!(doors, expected(before, rooms));
         for (i, (&b, &a)) in before.cells().iter().zip(after.cells()).enumerate() {
             let door = doors.contains(&before.pos(i));
             assert_eq!(a, if door { DOOR } else { b });
         }
-        let mut again = after.clone();
-        assert_eq!(add(&mut again, rooms), vec![], "doors are not floor");
+        for (i, a) in doors.iter().enumerate() {
+            for b in &doors[i + 1..] {
+                let touch = a.x.abs_diff(b.x) <= 1 && a.y.abs_diff(b.y) <= 1;
+                assert!(!touch, "doors {a:?} and {b:?} touch");
+            }
+        }
         let undone: Vec<u8> = after
             .cells()
             .iter()
             .map(|&c| if c == DOOR { FLOOR } else { c })
             .collect();
         let mut undone = Grid::from_cells(before.width(), before.height(), undone);
-        assert_eq!(add(&mut undone, rooms), doors, "recomputed");
+        assert_eq!(add(&mut undone, rooms, |_| false), doors, "recomputed");
         let start = rooms[0].centre();
         let walk = Walk::new();
         assert_eq!(

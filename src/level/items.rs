@@ -101,13 +101,18 @@ impl<'a> Floor<'a> {
     }
 }
 
-/// How many of `cells` are floor. Counted in `u8`s, 255 cells at a time,
+/// How many of `cells` are floor.
+fn count_floor(cells: &[u8]) -> usize {
+    count(cells, FLOOR)
+}
+
+/// How many of `cells` are `cell`. Counted in `u8`s, 255 cells at a time,
 /// which the compiler turns into 16-byte vector compares; `filter().count()`
 /// widens every cell to a `u64` and runs several times slower.
-fn count_floor(cells: &[u8]) -> usize {
+pub fn count(cells: &[u8], cell: u8) -> usize {
     cells
         .chunks(255)
-        .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &c| n + u8::from(c == FLOOR))))
+        .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &c| n + u8::from(c == cell))))
         .sum()
 }
 

@@ -8,11 +8,20 @@
 use crate::grid::Pos;
 use crate::level::Level;
 
-/// `{"algorithm", "doors", "height", "items", "player", "rooms", "rows",
-/// "seed", "stairs", "width"}`, with positions 1-based as in the Lua API.
+/// `{"algorithm", "doors", "height", "items", "placed", "player", "rooms",
+/// "rows", "seed", "stairs", "up", "vaults", "width"}`, with positions and
+/// indices 1-based as in the Lua API; `"up"` only after `arrive`.
 pub fn level(level: &Level) -> String {
     let grid = &level.grid;
-    let lists = level.rooms.len() + level.doors.len() + level.items.len();
+    let exits: usize = level.exits.exits.iter().map(Vec::len).sum();
+    let links: usize = level.exits.links.iter().map(Vec::len).sum();
+    let lists = level.rooms.len()
+        + level.doors.len()
+        + level.items.len()
+        + level.placed.len()
+        + level.vaults.len()
+        + exits / 2
+        + links / 6;
     let mut out = Vec::with_capacity(grid.cells().len() + 3 * grid.height() + 48 * lists + 256);
     out.extend_from_slice(b"{\"algorithm\":");
     string(&mut out, level.algorithm);
@@ -27,11 +36,32 @@ pub fn level(level: &Level) -> String {
         field(out, "y", item.pos.y as i64);
         out.push(b'}');
     });
+    out.extend_from_slice(b",\"placed\":");
+    list(&mut out, &level.placed, |out, p| {
+        out.extend_from_slice(b"{\"char\":");
+        string(out, &(p.char as char).to_string());
+        field(out, "x", p.pos.x as i64);
+        field(out, "y", p.pos.y as i64);
+        out.push(b'}');
+    });
     out.extend_from_slice(b",\"player\":");
     pos(&mut out, level.player);
     out.extend_from_slice(b",\"rooms\":");
-    list(&mut out, &level.rooms, |out, r| {
-        out.extend_from_slice(format!("{{\"h\":{},\"w\":{}", r.h, r.w).as_bytes());
+    let rooms: Vec<usize> = (0..level.rooms.len()).collect();
+    list(&mut out, &rooms, |out, &i| {
+        let r = &level.rooms[i];
+        // A level the pipeline made has both for every room.
+        let (exits, links) = (level.exits.exits.get(i), level.exits.links.get(i));
+        out.extend_from_slice(b"{\"exits\":");
+        list(out, exits.map_or(&[][..], Vec::as_slice), |out, &e| {
+            pos(out, e)
+        });
+        out.extend_from_slice(format!(",\"h\":{}", r.h).as_bytes());
+        out.extend_from_slice(b",\"links\":");
+        list(out, links.map_or(&[][..], Vec::as_slice), |out, &k| {
+            out.extend_from_slice((u64::from(k) + 1).to_string().as_bytes())
+        });
+        out.extend_from_slice(format!(",\"w\":{}", r.w).as_bytes());
         field(out, "x", r.x as i64);
         field(out, "y", r.y as i64);
         out.push(b'}');
@@ -44,6 +74,20 @@ pub fn level(level: &Level) -> String {
     field(&mut out, "seed", level.seed);
     out.extend_from_slice(b",\"stairs\":");
     pos(&mut out, level.stairs);
+    if let Some(up) = level.up {
+        out.extend_from_slice(b",\"up\":");
+        pos(&mut out, up);
+    }
+    out.extend_from_slice(b",\"vaults\":");
+    list(&mut out, &level.vaults, |out, v| {
+        let (h, index, w) = (v.rect.h, v.index as u128 + 1, v.rect.w);
+        out.extend_from_slice(format!("{{\"h\":{h},\"index\":{index}").as_bytes());
+        field(out, "rotation", i64::from(v.rotation));
+        out.extend_from_slice(format!(",\"w\":{w}").as_bytes());
+        field(out, "x", v.rect.x as i64);
+        field(out, "y", v.rect.y as i64);
+        out.push(b'}');
+    });
     field(&mut out, "width", grid.width() as i64);
     out.push(b'}');
     String::from_utf8(out).expect("JSON of valid strings is UTF-8")
@@ -92,14 +136,32 @@ mod tests {
         let rooms: Vec<Value> = level
             .rooms
             .iter()
-            .map(|r| json!({ "x": r.x, "y": r.y, "w": r.w, "h": r.h }))
+            .enumerate()
+            .map(|(i, r)| {
+                let exits: Vec<Value> = level.exits.exits[i].iter().map(|&e| pos(e)).collect();
+                let links: Vec<u32> = level.exits.links[i].iter().map(|k| k + 1).collect();
+                json!({ "x": r.x, "y": r.y, "w": r.w, "h": r.h, "exits": exits, "links": links })
+            })
+            .collect();
+        let placed: Vec<Value> = level
+            .placed
+            .iter()
+            .map(|p| json!({ "x": p.pos.x, "y": p.pos.y, "char": (p.char as char).to_string() }))
+            .collect();
+        let vaults: Vec<Value> = level
+            .vaults
+            .iter()
+            .map(|v| {
+                let r = v.rect;
+                json!({ "index": v.index + 1, "x": r.x, "y": r.y, "w": r.w, "h": r.h, "rotation": v.rotation })
+            })
             .collect();
         let items: Vec<Value> = level
             .items
             .iter()
             .map(|i| json!({ "x": i.pos.x, "y": i.pos.y, "kind": (i.kind as char).to_string() }))
             .collect();
-        json!({
+        let mut tree = json!({
             "width": level.grid.width(),
             "height": level.grid.height(),
             "seed": level.seed,
@@ -110,8 +172,13 @@ mod tests {
             "stairs": pos(level.stairs),
             "items": items,
             "rows": rows,
-        })
-        .to_string()
+            "placed": placed,
+            "vaults": vaults,
+        });
+        if let Some(up) = level.up {
+            tree["up"] = pos(up);
+        }
+        tree.to_string()
     }
 
     #[test]
@@ -136,6 +203,30 @@ mod tests {
                 );
             }
         }
+        // With vaults, arrive and place.
+        let rows: [&[u8]; 3] = [b"#+#", b".M.", b"#.#"];
+        let vault = crate::level::vaults::Template::new(
+            1,
+            &rows,
+            Arg::Int(3),
+            Arg::Bool(true),
+            Arg::Missing,
+        );
+        let placement = crate::level::place::Placement::new(
+            1,
+            Arg::Str(b"k"),
+            Arg::Int(4),
+            Arg::Int(3),
+            Arg::Missing,
+        );
+        let mut params =
+            Params::new(Arg::Int(61), Arg::Int(23), Arg::Int(5)).with(b"doors", Arg::Bool(true));
+        params.design.vaults = vec![vault.unwrap()];
+        params.design.place = vec![placement.unwrap()];
+        params.design.arrive = Some((30, 11));
+        let level = generate(&params).unwrap();
+        assert_eq!((level.vaults.len(), level.placed.len()), (3, 4));
+        assert_eq!(super::level(&level), tree(&level));
         // Cells that need escaping, or are not UTF-8, as in a hand-made grid.
         let mut level = generate(&Params::new(Arg::Int(8), Arg::Int(6), Arg::Int(1))).unwrap();
         level.grid = crate::grid::Grid::from_cells(4, 2, b"\"\\\n\x01\xff\xfe#.".to_vec());

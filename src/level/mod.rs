@@ -3,9 +3,15 @@
 //! declares (see `generators`), then, after it carves, doors, `@`, `>`,
 //! items and the level's metadata.
 
+pub mod design;
 pub mod doors;
+pub mod exits;
 pub mod items;
 pub mod json;
+pub mod loops;
+pub mod place;
+pub mod tunnels;
+pub mod vaults;
 
 use crate::args::{self, Arg};
 use crate::generators::{self, Default, Generator, Kind, Options, Value, LIST};
@@ -13,7 +19,11 @@ use crate::grid::{Grid, Pos, Rect, FLOOR, PLAYER, STAIRS, WALL};
 use crate::memory;
 use crate::rng::Rng;
 use crate::toolkit::flood::{self, Flood};
+use design::Design;
+use exits::{Exits, Touches};
 use items::Item;
+use place::Placed;
+use vaults::Vault;
 
 /// The option every algorithm takes, checked by the shared code.
 pub const ITEMS: generators::OptionSpec = generators::OptionSpec {
@@ -43,6 +53,8 @@ pub struct Params<'a> {
     /// The first (bytewise) of the unknown option names given, if any: the
     /// error names it whatever order the caller's table is traversed in.
     pub unknown: Option<&'a [u8]>,
+    /// `vaults`, `arrive` and `place`, read by the binding.
+    pub design: Design,
 }
 
 impl<'a> Params<'a> {
@@ -79,6 +91,12 @@ impl<'a> Params<'a> {
             b"seed" => &mut self.seed,
             b"algorithm" => &mut self.algorithm,
             _ => match option_name(key) {
+                // A design option: the binding reads a table; `check` reports anything else.
+                Some(name) if design::NAMES.contains(&name) => {
+                    let type_name = (value != Arg::Missing).then(|| value.type_name());
+                    self.design.given(name, type_name);
+                    return;
+                }
                 Some(name) => {
                     // nil is as good as absent, as in a Lua table.
                     self.options.retain(|&(n, _)| n != name);
@@ -100,9 +118,11 @@ impl<'a> Params<'a> {
 }
 
 /// The name as the registry spells it, if some algorithm (or the shared
-/// code) takes an option so called.
+/// code) takes an option so called, or it is a design option.
 fn option_name(key: &[u8]) -> Option<&'static str> {
-    all_options().find(|&n| n.as_bytes() == key)
+    all_options()
+        .chain(design::NAMES)
+        .find(|&n| n.as_bytes() == key)
 }
 
 /// Every option name, in registry order, each once.
@@ -132,13 +152,33 @@ pub struct Level {
     pub player: Pos,
     pub stairs: Pos,
     pub items: Vec<Item>,
+    /// The vaults placed, in placement order; their rectangles are the last
+    /// `vaults.len()` entries of `rooms`.
+    pub vaults: Vec<Vault>,
+    /// Where `@` arrived (`arrive`), an up staircase under it.
+    pub up: Option<Pos>,
+    /// The cells `place` filled, in placement order.
+    pub placed: Vec<Placed>,
+    /// Each room's exits and links, in the order of `rooms`.
+    pub exits: Exits,
 }
 
 pub fn generate(params: &Params) -> Result<Level, String> {
+    generate_with(params, true)
+}
+
+/// The map `generate` makes, without working out the rooms' exits and
+/// links (`generate_text` shows none of them).
+pub fn generate_grid(params: &Params) -> Result<Grid, String> {
+    generate_with(params, false).map(|level| level.grid)
+}
+
+fn generate_with(params: &Params, with_exits: bool) -> Result<Level, String> {
     if let Some(key) = params.unknown {
         let known: Vec<&str> = ["width", "height", "seed", "algorithm"]
             .into_iter()
             .chain(all_options())
+            .chain(design::NAMES)
             .collect();
         return Err(format!(
             "unknown option {} (options: {})",
@@ -156,8 +196,17 @@ pub fn generate(params: &Params) -> Result<Level, String> {
     )?;
     let seed = args::seed(params.seed)?;
     let opts = checked(algorithm, params, width.min(height))?;
-    memory::check(memory::bound_generate(width * height))?;
-    build(algorithm, width, height, seed, &opts)
+    params.design.check(width, height)?;
+    memory::check(memory::bound_generate(width * height) + params.design.bound(width * height))?;
+    build(
+        algorithm,
+        width,
+        height,
+        seed,
+        &opts,
+        &params.design,
+        with_exits,
+    )
 }
 
 /// The algorithm asked for; the first in the list when none is.
@@ -260,39 +309,80 @@ fn check(name: &str, kind: Kind, arg: Arg) -> Result<Value, String> {
     }
 }
 
-/// Carves, then puts doors, `@`, `>` and the items.
+/// Carves, then stamps the vaults and joins them, `arrive` and whatever
+/// they cut off; then puts `@`, doors, `>`, the items and the placed cells,
+/// and lists the rooms' exits. The draws, in order: the generator's own,
+/// the vaults' (`vaults::stamp`), the items', then `place`'s.
 fn build(
     algorithm: &'static Generator,
     width: usize,
     height: usize,
     seed: i64,
     opts: &Options,
+    design: &Design,
+    with_exits: bool,
 ) -> Result<Level, String> {
     let mut rng = Rng::new(seed);
     let mut grid = Grid::new(width, height, WALL);
     let layout = (algorithm.carve)(&mut grid, opts, &mut rng)?;
-    let doors = if opts.flag(doors::OPTION.name) {
-        doors::add(&mut grid, &layout.rooms)
+    let shaped = design::shape(&mut grid, &layout, design, &mut rng)?;
+    let player = shaped.player;
+    grid.set(player, PLAYER);
+    let mut doors = if opts.flag(doors::OPTION.name) {
+        doors::add(&mut grid, &layout.rooms, |i| shaped.in_vault(i))
     } else {
         Vec::new()
     };
-    let player = layout.player;
-    let stairs = layout
-        .stairs
-        .unwrap_or_else(|| farthest_floor(&grid, player));
-    grid.set(player, PLAYER);
+    shaped.cover(&mut grid);
+    // One walk from @ serves both `>` and `place`'s `min` when it needs one.
+    let dist =
+        place::needs_distances(&design.place).then(|| place::walking_distances(&grid, player));
+    let stairs = match (shaped.stairs, layout.stairs, &dist) {
+        (Some(stairs), _, _) => stairs,
+        (None, Some(stairs), _) if design.arrive.is_none() => stairs,
+        (_, _, Some(dist)) => farthest_walked(&grid, dist, player),
+        _ => farthest_floor(&grid, player),
+    };
+    if stairs == player {
+        return Err("no floor cell outside the vaults is left for >".into());
+    }
     grid.set(stairs, STAIRS);
     let items = items::place(&mut grid, opts.int(ITEMS.name) as usize, &mut rng)?;
+    let placed = place::place(&mut grid, player, &design.place, dist.as_deref(), &mut rng)?;
+    shaped.uncover(&mut grid);
+    shaped.add_doors(&grid, &mut doors);
+    let mut rooms = layout.rooms;
+    rooms.extend(shaped.vaults().iter().map(|v| v.rect));
+    let exits = match with_exits {
+        true => Touches::of(&grid, &rooms).into_exits(),
+        false => Exits::default(),
+    };
     Ok(Level {
         grid,
         seed,
         algorithm: algorithm.name,
-        rooms: layout.rooms,
+        rooms,
         doors,
         player,
         stairs,
         items,
+        vaults: shaped.vaults().to_vec(),
+        up: design.arrival(),
+        placed,
+        exits,
     })
+}
+
+/// `farthest_floor` from the distances walked from `from`
+/// (`place::walking_distances`): the same cell.
+fn farthest_walked(grid: &Grid, dist: &[u32], from: Pos) -> Pos {
+    let mut best: Option<(u32, usize)> = None;
+    for (i, (&c, &d)) in grid.cells().iter().zip(dist).enumerate() {
+        if c == FLOOR && d != place::FAR && best.is_none_or(|(bd, _)| d > bd) {
+            best = Some((d, i));
+        }
+    }
+    best.map_or(from, |(_, i)| grid.pos(i))
 }
 
 /// The floor cell with the longest walk from `from`; the first in row order

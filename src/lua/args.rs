@@ -32,14 +32,26 @@ pub fn whole_map(args: &Args, bound: fn((usize, usize)) -> usize) -> Result<Grid
 
 /// The level asked for by `(width, height [, seed])` or `{options}`.
 pub fn level(args: &Args) -> Result<Level, String> {
-    let params = if args.is_table(1) {
+    level::generate(&params(args)?)
+}
+
+/// Its map alone (no rooms' exits worked out), for `generate_text`.
+pub fn level_grid(args: &Args) -> Result<Grid, String> {
+    level::generate_grid(&params(args)?)
+}
+
+fn params(args: &Args) -> Result<Params<'_>, String> {
+    if args.is_table(1) {
         args.at_most(1)?;
-        args.options(1, Params::set)?
+        let mut params = args.options(1, Params::set)?;
+        if params.unknown.is_none() {
+            super::design::read(args, 1, &mut params.design)?;
+        }
+        Ok(params)
     } else {
         args.at_most(3)?;
-        Params::new(args.get(1), args.get(2), args.get(3))
-    };
-    level::generate(&params)
+        Ok(Params::new(args.get(1), args.get(2), args.get(3)))
+    }
 }
 
 /// `describe(name)`: the generator called so.
@@ -651,13 +663,7 @@ fn string_option<'a>(name: &str, value: Arg<'a>) -> Result<&'a [u8], String> {
 
 /// A value's type as Lua names it.
 fn type_of(arg: Arg) -> &'static str {
-    match arg {
-        Arg::Missing => "nil",
-        Arg::Int(_) | Arg::Float(_) => "number",
-        Arg::Str(_) => "string",
-        Arg::Bool(_) => "boolean",
-        Arg::Other(name) => name,
-    }
+    arg.type_name()
 }
 
 // ---------------------------------------------------------------------------

@@ -43,9 +43,11 @@ local c_autotile = map.autotile
 local c_path, c_explore, c_sample, c_parse = map.path, map.explore, map.sample, map.parse
 local min, max = math.min, math.max
 -- (...) -> cells (row-major, one string), width, height, seed, algorithm,
--- and {player x, y, stairs x, y, #rooms, x, y, w, h per room, #doors, x, y
--- per door, #items, x, y, kind byte per item}; raises generate's errors as
--- "map.generate: ...".
+-- and {player x, y, stairs x, y, #rooms, per room x, y, w, h, #exits, x, y
+-- per exit, #links, the links; #doors, x, y per door, #items, x, y, kind
+-- byte per item, #vaults, index, x, y, w, h, rotation per vault, #placed,
+-- x, y, byte per placed cell, then 0, or 1 and up x, y}; raises generate's
+-- errors as "map.generate: ...".
 local generate_parts = helpers.generate_parts
 -- (cells, width) -> true, or false and the message, as map.reachable.
 local reach_cells = helpers.reach_cells
@@ -537,7 +539,7 @@ end
 -- generate's level, built in the order and with the sizes of push_level in
 -- src/lua/push.rs.
 local function level(cells, w, h, seed, algorithm, f)
-  local m = new_tab(h, 8)
+  local m = new_tab(h, 12)
   split(m, cells, w, h)
   m.width = w
   m.height = h
@@ -547,8 +549,23 @@ local function level(cells, w, h, seed, algorithm, f)
   local rooms = new_tab(n, 0)
   local i = 5
   for r = 1, n do
-    rooms[r] = { x = f[i + 1], y = f[i + 2], w = f[i + 3], h = f[i + 4] }
-    i = i + 4
+    local room = new_tab(0, 6)
+    room.x, room.y, room.w, room.h = f[i + 1], f[i + 2], f[i + 3], f[i + 4]
+    i = i + 5
+    local ne = f[i]
+    local exits = new_tab(ne, 0)
+    for e = 1, ne do
+      exits[e] = { x = f[i + 1], y = f[i + 2] }
+      i = i + 2
+    end
+    room.exits = exits
+    i = i + 1
+    local nl = f[i]
+    local links = new_tab(nl, 0)
+    for k = 1, nl do links[k] = f[i + k] end
+    room.links = links
+    i = i + nl
+    rooms[r] = room
   end
   m.rooms = rooms
   i = i + 1
@@ -569,6 +586,26 @@ local function level(cells, w, h, seed, algorithm, f)
     i = i + 3
   end
   m.items = items
+  i = i + 1
+  n = f[i]
+  local vaults = new_tab(n, 0)
+  for v = 1, n do
+    local vault = new_tab(0, 6)
+    vault.index, vault.x, vault.y = f[i + 1], f[i + 2], f[i + 3]
+    vault.w, vault.h, vault.rotation = f[i + 4], f[i + 5], f[i + 6]
+    vaults[v] = vault
+    i = i + 6
+  end
+  m.vaults = vaults
+  i = i + 1
+  n = f[i]
+  local placed = new_tab(n, 0)
+  for k = 1, n do
+    placed[k] = { x = f[i + 1], y = f[i + 2], char = CH[f[i + 3]] }
+    i = i + 3
+  end
+  m.placed = placed
+  if f[i + 1] == 1 then m.up = { x = f[i + 2], y = f[i + 3] } end
   return m
 end
 

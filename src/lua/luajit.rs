@@ -253,9 +253,12 @@ impl<'a> Cells<'a> {
 
 /// LuaJIT only, for `luajit.lua`: pushes the cells (row-major, one
 /// string), width, height, seed, algorithm, and one array of integers:
-/// player x, y, stairs x, y, the room count, then x, y, w, h per room, the
-/// door count, then x, y per door, the item count, then x, y and the kind's
-/// byte per item. Needs 7 slots, within
+/// player x, y, stairs x, y, the room count, then per room x, y, w, h, its
+/// exit count, x, y per exit, its link count and the links (1-based); the
+/// door count, then x, y per door; the item count, then x, y and the kind's
+/// byte per item; the vault count, then index (1-based), x, y, w, h and
+/// rotation per vault; the placed count, then x, y and the byte per placed
+/// cell; last 0, or 1 and the up staircase's x, y. Needs 7 slots, within
 /// the `LUA_MINSTACK` Lua guarantees, as `generate` takes at most 3 arguments.
 pub unsafe fn push_level_parts(l: *mut lua_State, level: &Level) -> c_int {
     let grid = &level.grid;
@@ -266,14 +269,46 @@ pub unsafe fn push_level_parts(l: *mut lua_State, level: &Level) -> c_int {
     ffi::lua_pushlstring(l, level.algorithm.as_ptr().cast(), level.algorithm.len());
     let (player, stairs) = (level.player, level.stairs);
     let head = [player.x, player.y, stairs.x, stairs.y, level.rooms.len()];
-    let rooms = level.rooms.iter().flat_map(|r| [r.x, r.y, r.w, r.h]);
+    let (exits, links) = (&level.exits.exits, &level.exits.links);
+    let rooms = level.rooms.iter().enumerate().flat_map(|(i, r)| {
+        let (room_exits, room_links) = (&exits[i], &links[i]);
+        [r.x, r.y, r.w, r.h, room_exits.len()]
+            .into_iter()
+            .chain(room_exits.iter().flat_map(|e| [e.x, e.y]))
+            .chain([room_links.len()])
+            .chain(room_links.iter().map(|&k| k as usize + 1))
+    });
     let doors = level.doors.iter().flat_map(|d| [d.x, d.y]);
     let items = level
         .items
         .iter()
         .flat_map(|i| [i.pos.x, i.pos.y, i.kind as usize]);
-    let count =
-        head.len() + 4 * level.rooms.len() + 1 + 2 * level.doors.len() + 1 + 3 * level.items.len();
+    let vaults = level.vaults.iter().flat_map(|v| {
+        let r = v.rect;
+        [v.index + 1, r.x, r.y, r.w, r.h, v.rotation as usize]
+    });
+    let placed = level
+        .placed
+        .iter()
+        .flat_map(|p| [p.pos.x, p.pos.y, p.char as usize]);
+    let up = match level.up {
+        Some(p) => vec![1, p.x, p.y],
+        None => vec![0],
+    };
+    let room_parts: usize = (0..level.rooms.len())
+        .map(|i| 6 + 2 * exits[i].len() + links[i].len())
+        .sum();
+    let count = head.len()
+        + room_parts
+        + 1
+        + 2 * level.doors.len()
+        + 1
+        + 3 * level.items.len()
+        + 1
+        + 6 * level.vaults.len()
+        + 1
+        + 3 * level.placed.len()
+        + up.len();
     ffi::lua_createtable(l, count as c_int, 0);
     let all = head
         .into_iter()
@@ -281,7 +316,12 @@ pub unsafe fn push_level_parts(l: *mut lua_State, level: &Level) -> c_int {
         .chain([level.doors.len()])
         .chain(doors)
         .chain([level.items.len()])
-        .chain(items);
+        .chain(items)
+        .chain([level.vaults.len()])
+        .chain(vaults)
+        .chain([level.placed.len()])
+        .chain(placed)
+        .chain(up);
     for (i, v) in all.enumerate() {
         ffi::lua_pushinteger(l, v as ffi::lua_Integer);
         ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);

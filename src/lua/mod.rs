@@ -15,6 +15,7 @@
 //! On LuaJIT some functions take another route (`luajit.rs`).
 
 mod args;
+mod design;
 #[cfg(feature = "luajit")]
 mod luajit;
 mod push;
@@ -202,7 +203,7 @@ unsafe extern "C-unwind" fn generate(state: *mut lua_State) -> c_int {
 /// `render(generate(...))` without building the table of rows.
 unsafe extern "C-unwind" fn generate_text(state: *mut lua_State) -> c_int {
     call(state, "map.generate_text", |args| {
-        Ok(Reply::Text(args::level(args)?.grid.render()))
+        Ok(Reply::Text(args::level_grid(args)?.render()))
     })
 }
 

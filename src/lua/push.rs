@@ -65,7 +65,7 @@ unsafe fn push_rows(l: *mut lua_State, grid: &Grid, fields: c_int) {
 
 pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
     make_room(l, PUSH_SLOTS);
-    push_rows(l, &level.grid, 8);
+    push_rows(l, &level.grid, 12);
     let map = ffi::lua_gettop(l);
     set_int(l, map, c"width", level.grid.width() as i64);
     set_int(l, map, c"height", level.grid.height() as i64);
@@ -75,7 +75,7 @@ pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
 
     ffi::lua_createtable(l, level.rooms.len() as c_int, 0);
     for (i, room) in level.rooms.iter().enumerate() {
-        ffi::lua_createtable(l, 0, 4);
+        ffi::lua_createtable(l, 0, 6);
         let t = ffi::lua_gettop(l);
         for (key, v) in [
             (c"x", room.x),
@@ -85,6 +85,7 @@ pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
         ] {
             set_int(l, t, key, v as i64);
         }
+        push_exits(l, t, &level.exits.exits[i], &level.exits.links[i]);
         ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
     }
     ffi::lua_setfield(l, map, c"rooms".as_ptr());
@@ -109,7 +110,61 @@ pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
         ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
     }
     ffi::lua_setfield(l, map, c"items".as_ptr());
+    push_design(l, map, level);
     1
+}
+
+/// A room's `exits` (`{x=, y=}` each) and `links` (1-based room indices),
+/// set in the room's table at `t`.
+unsafe fn push_exits(l: *mut lua_State, t: c_int, exits: &[Pos], links: &[u32]) {
+    ffi::lua_createtable(l, exits.len() as c_int, 0);
+    for (k, &p) in exits.iter().enumerate() {
+        push_pos(l, p, 0);
+        ffi::lua_rawseti(l, -2, k as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, t, c"exits".as_ptr());
+    ffi::lua_createtable(l, links.len() as c_int, 0);
+    for (k, &r) in links.iter().enumerate() {
+        ffi::lua_pushinteger(l, r as ffi::lua_Integer + 1);
+        ffi::lua_rawseti(l, -2, k as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, t, c"links".as_ptr());
+}
+
+/// The level's `vaults`, `placed` and (after `arrive`) `up`, set in the
+/// map's table at `map`.
+unsafe fn push_design(l: *mut lua_State, map: c_int, level: &Level) {
+    ffi::lua_createtable(l, level.vaults.len() as c_int, 0);
+    for (i, v) in level.vaults.iter().enumerate() {
+        ffi::lua_createtable(l, 0, 6);
+        let t = ffi::lua_gettop(l);
+        for (key, n) in [
+            (c"index", v.index + 1),
+            (c"x", v.rect.x),
+            (c"y", v.rect.y),
+            (c"w", v.rect.w),
+            (c"h", v.rect.h),
+            (c"rotation", v.rotation as usize),
+        ] {
+            set_int(l, t, key, n as i64);
+        }
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, map, c"vaults".as_ptr());
+
+    ffi::lua_createtable(l, level.placed.len() as c_int, 0);
+    for (i, p) in level.placed.iter().enumerate() {
+        push_pos(l, p.pos, 1);
+        ffi::lua_pushlstring(l, [p.char].as_ptr().cast(), 1);
+        ffi::lua_setfield(l, -2, c"char".as_ptr());
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, map, c"placed".as_ptr());
+
+    if let Some(up) = level.up {
+        push_pos(l, up, 0);
+        ffi::lua_setfield(l, map, c"up".as_ptr());
+    }
 }
 
 /// Pushes `{x=, y=}` with room for `extra` more fields.

@@ -53,6 +53,16 @@ fields! {
     Avoid = "avoid",
     Known = "known",
     From = "from",
+    Vaults = "vaults",
+    Rows = "rows",
+    Count = "count",
+    Rotate = "rotate",
+    Required = "required",
+    Arrive = "arrive",
+    Place = "place",
+    Char = "char",
+    Min = "min",
+    Hidden = "hidden",
 }
 
 /// The upvalue of every exported function that holds the field names.

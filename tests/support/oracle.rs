@@ -6,8 +6,12 @@
 
 use std::collections::VecDeque;
 
+use map::grid::{byte_set, FLOOR};
 use map::grid::{ByteSet, Grid, Pos, Rect, GOLD, PLAYER, POTION, STAIRS, WALL};
+use map::level::vaults::{Template, KEEP};
+use map::level::{Level, Params};
 use map::toolkit::board::Walk;
+use map::toolkit::fov;
 use map::toolkit::fov::visible;
 use map::toolkit::reach::Unreachable;
 
@@ -176,4 +180,170 @@ pub fn check_window(
             "{case}: window, radius {r}: {q:?}"
         );
     }
+}
+
+/// The cell of `t` at `(x, y)` of its copy turned by `rotation`, by the
+/// documented rule written out case by case (0-3 quarter turns clockwise,
+/// 4-7 the same after a mirror left to right).
+pub fn turned(t: &Template, rotation: u8, x: usize, y: usize) -> u8 {
+    let (w, h) = (t.width, t.height);
+    let (sx, sy) = match rotation {
+        0 => (x, y),
+        1 => (y, h - 1 - x),
+        2 => (w - 1 - x, h - 1 - y),
+        3 => (w - 1 - y, x),
+        4 => (w - 1 - x, y),
+        5 => (w - 1 - y, h - 1 - x),
+        6 => (x, h - 1 - y),
+        _ => (y, x),
+    };
+    t.cells[sy * w + sx]
+}
+
+/// No two doors touch; every room's exits are its walkable ring cells in row
+/// order; links are symmetric, ascending, other rooms.
+pub fn check_doors_and_exits(level: &Level, case: &str) {
+    let g = &level.grid;
+    for (i, a) in level.doors.iter().enumerate() {
+        for b in &level.doors[i + 1..] {
+            let touch = a.x.abs_diff(b.x) <= 1 && a.y.abs_diff(b.y) <= 1;
+            assert!(!touch, "{case}: doors {a:?} and {b:?} touch");
+        }
+    }
+    let n = level.rooms.len();
+    assert_eq!(level.exits.exits.len(), n, "{case}: exits per room");
+    for (r, room) in level.rooms.iter().enumerate() {
+        let mut ring = Vec::new();
+        for y in room.y - 1..=room.y + room.h {
+            for x in room.x - 1..=room.x + room.w {
+                let across = (room.x..room.x + room.w).contains(&x);
+                let down = (room.y..room.y + room.h).contains(&y);
+                let p = Pos { x, y };
+                if across != down && g.get(p) != WALL {
+                    ring.push(p);
+                }
+            }
+        }
+        assert_eq!(level.exits.exits[r], ring, "{case}: room {r}'s exits");
+        let links = &level.exits.links[r];
+        assert!(links.windows(2).all(|l| l[0] < l[1]), "{case}: links order");
+        for &l in links {
+            assert!(
+                (l as usize) < n && l as usize != r,
+                "{case}: link {l} of {r}"
+            );
+            assert!(
+                level.exits.links[l as usize].contains(&(r as u32)),
+                "{case}: {r} links {l}, not back"
+            );
+        }
+    }
+}
+
+/// Whether `p` is in one of the vaults of `level`.
+pub fn in_vault(level: &Level, p: Pos) -> bool {
+    level.vaults.iter().any(|v| v.rect.cells().any(|q| q == p))
+}
+
+pub fn check_vaults(level: &Level, params: &Params, case: &str) {
+    let g = &level.grid;
+    let (w, h) = (g.width(), g.height());
+    let copies: usize = params.design.vaults.iter().map(|t| t.count).sum();
+    assert!(
+        level.vaults.len() <= copies,
+        "{case}: more vaults than copies"
+    );
+    let first = level.rooms.len() - level.vaults.len();
+    for (k, v) in level.vaults.iter().enumerate() {
+        let r = v.rect;
+        assert_eq!(
+            level.rooms[first + k],
+            r,
+            "{case}: vault {k} is not its room"
+        );
+        assert!(
+            r.x >= 3 && r.y >= 3 && r.x + r.w < w && r.y + r.h < h,
+            "{case}: {r:?} not a cell inside the border"
+        );
+        for other in &level.vaults[k + 1..] {
+            assert!(apart(&r, &other.rect), "{case}: vaults touch");
+        }
+        let t = &params.design.vaults[v.index];
+        assert!(
+            v.rotation < 8 && (t.rotate || v.rotation == 0),
+            "{case}: rotation"
+        );
+        let (tw, th) = if v.rotation % 2 == 1 {
+            (t.height, t.width)
+        } else {
+            (t.width, t.height)
+        };
+        assert_eq!((r.w, r.h), (tw, th), "{case}: vault size");
+        for y in 0..r.h {
+            for x in 0..r.w {
+                let want = turned(t, v.rotation, x, y);
+                let got = g.get(Pos {
+                    x: r.x + x,
+                    y: r.y + y,
+                });
+                assert!(
+                    want == KEEP || want == got,
+                    "{case}: vault {k} cell ({x},{y}) is {} not {}",
+                    got as char,
+                    want as char
+                );
+            }
+        }
+    }
+}
+
+/// The placed cells: their characters, distinct cells of the floor outside
+/// the vaults, far enough from `@` and out of its sight where asked.
+pub fn check_placed(level: &Level, params: &Params, dist: &[Option<u32>], case: &str) {
+    let g = &level.grid;
+    let seen = fov::visible(g, level.player, None, &byte_set(b"#+"));
+    let wanted: usize = params.design.place.iter().map(|p| p.count).sum();
+    assert_eq!(level.placed.len(), wanted, "{case}: placed count");
+    let mut taken: Vec<usize> = level.items.iter().map(|i| g.index(i.pos)).collect();
+    taken.extend([g.index(level.player), g.index(level.stairs)]);
+    let mut k = 0;
+    for entry in &params.design.place {
+        for p in &level.placed[k..k + entry.count] {
+            let i = g.index(p.pos);
+            assert_eq!((p.char, g.get(p.pos)), (entry.char, entry.char), "{case}");
+            assert!(!in_vault(level, p.pos), "{case}: {p:?} in a vault");
+            assert!(!taken.contains(&i), "{case}: {p:?} on a taken cell");
+            assert!(
+                dist[i].unwrap() as usize >= entry.min,
+                "{case}: {p:?} too near"
+            );
+            assert!(!entry.hidden || !seen[i], "{case}: {p:?} in sight");
+            taken.push(i);
+        }
+        k += entry.count;
+    }
+}
+
+/// `>`: a vault's, or on the floor outside the vaults farthest from `@`
+/// (the first in row order on a tie), or the generator's own.
+pub fn check_stairs(level: &Level, params: &Params, dist: &[Option<u32>], case: &str) {
+    let g = &level.grid;
+    if in_vault(level, level.stairs) || params.design.arrive.is_none() {
+        return;
+    }
+    let placed: Vec<Pos> = level.placed.iter().map(|p| p.pos).collect();
+    let was_floor = |i: usize| {
+        let p = g.pos(i);
+        !in_vault(level, p)
+            && (matches!(g.cells()[i], FLOOR | GOLD | POTION | STAIRS) || placed.contains(&p))
+    };
+    let best = (0..g.cells().len())
+        .filter(|&i| was_floor(i) && dist[i].is_some())
+        .max_by_key(|&i| (dist[i], std::cmp::Reverse(i)))
+        .map(|i| g.pos(i));
+    assert_eq!(
+        best,
+        Some(level.stairs),
+        "{case}: > is not the farthest floor"
+    );
 }
