@@ -204,6 +204,9 @@ describe("the LÖVE demo's scripted game", function()
     assert.is_true(tonumber(turns) >= 500 and tonumber(levels) >= 4, result.line)
     assert.is_true(tonumber(returns) >= 2 and tonumber(fights) >= 1, result.line)
     assert.matches(" views=glyphs,tiles ", result.line)
+    -- The same game, turn for turn, on both interpreters (the timings apart).
+    assert.are.equal("ok turns=850 levels=4 deepest=4 returns=2 fights=58 kills=12 deaths=0 hp=28 gold=2 "
+      .. "views=glyphs,tiles size=80x50 seed=7", result.line:match("^(.-) turn_mean_us="))
   end)
 
   it("fails on a breach: a monster put on a wall, or a level changed while away", function()
