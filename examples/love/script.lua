@@ -41,6 +41,22 @@ function M.time_map(map, clock)
   return spent
 end
 
+-- Adds up the time of the game's turn calls since the last turn was
+-- recorded (an action that did not take the turn, then the rest that did,
+-- count as one turn), and with `spent` (from time_map) the map calls made
+-- inside them: not the script's own, which choose the action.
+function Script:time_turns(spent)
+  local turn = self.game.turn
+  self.pending = { time = 0, map = 0 }
+  self.game.turn = function(game, ...)
+    local before = spent and spent.seconds
+    local took, what = turn(game, ...)
+    self.pending.time = self.pending.time + game.turn_time
+    if spent then self.pending.map = self.pending.map + spent.seconds - before end
+    return took, what
+  end
+end
+
 -- options.max_turns bounds the run; options.map_time, a table from
 -- time_map, adds the map calls' share of each turn to the timings.
 function M.new(game, options)
@@ -48,7 +64,6 @@ function M.new(game, options)
   local self = setmetatable({}, Script)
   self.game = game
   self.max_turns = options.max_turns or M.MAX_TURNS
-  self.updates = 0
   self.goal = "explore"
   self.level_turns = 0
   self.went_up = false
@@ -61,6 +76,7 @@ function M.new(game, options)
   self.views = {}
   self.shots = {}         -- view name -> true once its screenshot was asked for
   self.map_time = options.map_time
+  self:time_turns(self.map_time)
   self.times = { turn = { n = 0, sum = 0, worst = 0, map = 0, map_worst = 0 },
     level = { n = 0, sum = 0, worst = 0, map = 0, map_worst = 0 } }
   return self
@@ -175,17 +191,14 @@ function Script:snapshot()
   return { level = game.level, player = { x = game.player.x, y = game.player.y }, monsters = monsters }
 end
 
-function Script:record_time(map_before)
-  local game = self.game
-  local t = self.times[game.turn_kind]
+function Script:record_time()
+  local t, pending = self.times[self.game.turn_kind], self.pending
   t.n = t.n + 1
-  t.sum = t.sum + game.turn_time
-  t.worst = math.max(t.worst, game.turn_time)
-  if map_before then
-    local spent = self.map_time.seconds - map_before
-    t.map = t.map + spent
-    t.map_worst = math.max(t.map_worst, spent)
-  end
+  t.sum = t.sum + pending.time
+  t.worst = math.max(t.worst, pending.time)
+  t.map = t.map + pending.map
+  t.map_worst = math.max(t.map_worst, pending.map)
+  pending.time, pending.map = 0, 0
 end
 
 function Script:monster_in_sight()
@@ -264,10 +277,9 @@ function Script:update()
     return nil
   end
   local before = self:snapshot()
-  local map_before = self.map_time and self.map_time.seconds
   if not self:act() then game:turn("rest") end
   self.level_turns = self.level_turns + 1
-  self:record_time(map_before)
+  self:record_time()
   self:check_turn(before)
   if self.result then return self.result end
   local shot = self:views_and_shots()
