@@ -26,10 +26,11 @@
 ---@class map.Source: map.Position
 ---@field value? integer its start value, |value| <= 2^53 (default 0)
 
----A rectangle of floor: its top-left cell and its size.
+---A room: its top-left cell and its size (a generator's rectangle of floor,
+---or a vault's rectangle).
 ---@class map.Room
----@field x integer the top-left floor cell's column
----@field y integer the top-left floor cell's row
+---@field x integer the top-left cell's column
+---@field y integer the top-left cell's row
 ---@field w integer width in cells
 ---@field h integer height in cells
 ---@field exits map.Position[] the walkable cells just outside its sides (doors included), in row order
@@ -42,7 +43,7 @@
 ---@field y integer the top-left cell's row
 ---@field w integer width in cells, as placed
 ---@field h integer height in cells, as placed
----@field rotation integer 0-7: the turn and mirror it was placed with
+---@field rotation integer 0 to 3: quarter turns clockwise; 4 to 7: mirrored left to right first
 
 ---A cell `place` put a character on.
 ---@class map.Placed: map.Position
@@ -62,7 +63,7 @@
 ---@field height integer the size
 ---@field seed integer the seed used (the one given, or the fresh one chosen)
 ---@field algorithm map.Algorithm the generator that made it
----@field rooms map.Room[] the rooms (`rooms` and `bsp`; empty for the others)
+---@field rooms map.Room[] the rooms (`rooms` and `bsp`; none for the others), then each vault placed
 ---@field doors map.Position[] the `+` cells in row order (empty unless `doors = true`)
 ---@field player map.Position where `@` is
 ---@field stairs map.Position where `>` is
@@ -195,7 +196,7 @@
 ---@field max? integer >= 0: cells farther than this are left unreached (false), and the search stops there
 
 ---@class map.FleeOptions: map.DistancesOptions
----@field factor? number from -10 to -0.1, default a little more than -1: how far past the sources fleeing pays
+---@field factor? number from -10 to -0.1, default -1.2: the distances times this, so that running past a source to the far side pays
 
 ---@class map.SampleOptions: map.WalkOptions
 ---@field chars? string the characters a cell may hold, default "."
