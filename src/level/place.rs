@@ -146,7 +146,7 @@ pub fn place(
         }
         // The shuffle's slots, read lazily: a slot not swapped yet holds
         // the candidate of its rank.
-        let mut swapped: HashMap<usize, usize> = HashMap::with_capacity(2 * entry.count);
+        let mut swapped: HashMap<usize, usize> = HashMap::with_capacity(entry.count);
         let mut taken = Vec::with_capacity(entry.count);
         for k in 0..entry.count {
             let pick = rng.range(k, candidates.len() - 1);
