@@ -4,14 +4,15 @@
 # table per interpreter, memory, the core's criterion benches, HTTP.
 #
 #   bench/run.sh              # everything, a few minutes
-#   bench/run.sh lua memory   # only some parts: lua, toolkit, autotile, generators, directed, memory, criterion, http
+#   bench/run.sh lua memory   # only some parts: lua, toolkit, turns, autotile, generators, directed, memory,
+#                             # criterion, http
 #
 # Timing settings are in bench/bench.lua (BENCH_ROUNDS, BENCH_ROUND_S, ...) and
 # bench/http.sh (BENCH_HTTP_*). Criterion's data goes to target/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-parts=${*:-lua toolkit autotile generators directed memory criterion http}
+parts=${*:-lua toolkit turns autotile generators directed memory criterion http}
 has() { [[ " $parts " == *" $1 "* ]]; }
 
 for so in build/lib/lua/5.4/map.so build/lib/lua/5.1/map.so; do
@@ -42,6 +43,13 @@ if has toolkit; then
   echo "## Toolkit: fov, distances, path vs pure Lua (bench/toolkit.lua)"
   "${LUA54[@]}" bench/toolkit.lua
   "${LUAJIT[@]}" bench/toolkit.lua
+fi
+
+if has turns; then
+  echo
+  echo "## Every turn: step, flee, explore, sample, visible vs pure Lua; path, max (bench/turns.lua)"
+  "${LUA54[@]}" bench/turns.lua
+  "${LUAJIT[@]}" bench/turns.lua
 fi
 
 if has autotile; then

@@ -268,6 +268,11 @@ describe("maps that are not maps", function()
     { "fov", function(m) return map.fov(m, 1, 1) end },
     { "distances", function(m) return map.distances(m, { x = 1, y = 1 }) end },
     { "path", function(m) return map.path(m, 1, 1, 1, 1) end },
+    { "flee", function(m) return map.flee(m, { x = 1, y = 1 }) end },
+    { "explore", function(m) return map.explore(m, {}, 1, 1) end },
+    { "sample", function(m) return map.sample(m, 0) end },
+    -- step reads the cell's 3x3 window, which holds every bad cell here.
+    { "step", function(m) return map.step(m, { { 0, 0 }, { 0, 0 } }, 1, 1) end },
     { "autotile", function(m) return map.autotile(m) end },
   }
   for _, reader in ipairs(readers) do
@@ -324,7 +329,6 @@ describe("the toolkit's own arguments", function()
       { "2", 2, 'x must be an integer from 1 to 5, got string "2"' },
       { nil, 2, "x must be an integer from 1 to 5, got nil" },
       { 2, true, "y must be an integer from 1 to 3, got boolean" },
-      { {}, 2, "x must be an integer from 1 to 5, got table" },
       { 0 / 0, 2, "x must be an integer from 1 to 5, got " },
       { 1 / 0, 2, "x must be an integer from 1 to 5, got " },
     }
@@ -503,6 +507,11 @@ describe("a finalizer storm", function()
       options = { cost = { ["."] = 2 }, blocked = "#", diagonal = true },
       sources = { { x = 1, y = 1 }, { x = 4, y = 3 } },
       level = { width = 20, height = 10, seed = 1, algorithm = "cave", fill = 0.5 },
+      d = map.distances(m, { x = 1, y = 1 }),
+      known = { { true, true, true, true }, { true, true }, {} },
+      limits = { avoid = { { x = 2, y = 1 }, { x = 3, y = 3 } }, max = 4, known = { { true, true, true }, { true } },
+        diagonal = true },
+      text = "....\n.#..\n....",
       design = { width = 30, height = 14, seed = 1, arrive = { x = 3, y = 3 },
         vaults = { { rows = { "#+#", "+.+", "#+#" }, count = 2 } }, place = { { char = "M", count = 2 } } },
     }
@@ -521,6 +530,15 @@ describe("a finalizer storm", function()
     distances = function(a) return map.distances(a.m, a.sources, a.options) end,
     distances_one = function(a) return map.distances(a.m, a.sources[1], a.options) end,
     path = function(a) return map.path(a.m, 1, 1, 4, 3, a.options) end,
+    distances_limits = function(a) return map.distances(a.m, a.sources, a.limits) end,
+    path_limits = function(a) return map.path(a.m, a.sources[1], a.sources[2], a.limits) end,
+    step = function(a) return map.step(a.m, a.d, a.sources[1], a.limits) end,
+    flee = function(a) return map.flee(a.m, a.sources, a.limits) end,
+    explore = function(a) return map.explore(a.m, a.known, 1, 1, a.options) end,
+    sample = function(a) return map.sample(a.m, 2, { seed = 1, from = a.sources[1], min = 1, hidden = true }) end,
+    line = function(a) return map.line(a.sources[1], a.sources[2]) end,
+    visible = function(a) return map.visible(a.m, a.sources[1], 4, 3) end,
+    parse = function(a) return map.parse(a.text) end,
     autotile = function(a) return map.autotile(a.m, { chars = "#.", mode = "8" }) end,
   }
 
@@ -534,6 +552,11 @@ describe("a finalizer storm", function()
       a.sources[1].x = "far"
       a.level.width = "wide"
       a.level.fill = {}
+      a.d[1], a.d[2] = "gone", nil
+      a.known[1] = 5
+      a.limits.avoid[2] = "here"
+      a.limits.known = 0
+      a.limits.max = -1
       a.design.vaults[1].rows[2] = 5
       a.design.place[1].char = {}
       a.design.arrive.x = "far"
@@ -579,6 +602,217 @@ describe("a finalizer storm", function()
 
   it("ran finalizers inside the calls", function()
     assert.is_true(inside > 0)
+  end)
+end)
+
+describe("the turn functions' own arguments", function()
+  local m = from_text("#####\n#...#\n#####") -- 5x3
+  local open = { { ".", ".", "." }, { ".", "@", "." }, { ".", ".", "." } }
+  local d = map.distances(open, { x = 2, y = 2 })
+  local P = { x = 2, y = 2 }
+  -- Each function that takes cells: called with a bad cell as x, y and as
+  -- a position, the names its messages give, the map's size.
+  local CELL_TAKERS = {
+    { "fov", function(x, y) return map.fov(m, x, y) end, function(c) return map.fov(m, c) end, "origin", "x", "y" },
+    { "step", function(x, y) return map.step(open, d, x, y) end, function(c) return map.step(open, d, c) end,
+      "from", "x", "y", 3, 3 },
+    { "explore", function(x, y) return map.explore(m, {}, x, y) end, function(c) return map.explore(m, {}, c) end,
+      "start", "x", "y" },
+    { "path", function(x, y) return map.path(m, x, y, 2, 2) end, function(c) return map.path(m, c, 2, 2) end,
+      "start", "x1", "y1" },
+    { "path", function(x, y) return map.path(m, P, x, y) end, function(c) return map.path(m, P, c) end,
+      "goal", "x2", "y2" },
+    { "visible", function(x, y) return map.visible(m, x, y, 2, 2) end, function(c) return map.visible(m, c, P) end,
+      "from", "x1", "y1" },
+    { "visible", function(x, y) return map.visible(m, 2, 2, x, y) end, function(c) return map.visible(m, P, c) end,
+      "to", "x2", "y2" },
+  }
+
+  it("name a bad cell, as coordinates or as a position, by what it stands for", function()
+    for _, taker in ipairs(CELL_TAKERS) do
+      local fn, xy, pos, name, xn, yn = taker[1], taker[2], taker[3], taker[4], taker[5], taker[6]
+      local X = ("must be an integer from 1 to %d, got "):format(taker[7] or 5)
+      local Y = ("must be an integer from 1 to %d, got "):format(taker[8] or 3)
+      for _, case in ipairs(BAD_NUMBERS) do
+        local value, shown = case[1], case[2]
+        if value ~= nil then
+          fails(("map.%s: %s %s%s"):format(fn, xn, X, shown), xy, value, 1)
+          fails(("map.%s: %s %s%s"):format(fn, yn, Y, shown), xy, 1, value)
+          fails(("map.%s: %s.x %s%s"):format(fn, name, X, shown), pos, { x = value, y = 1 })
+          fails(("map.%s: %s.y %s%s"):format(fn, name, Y, shown), pos, { x = 1, y = value })
+        end
+      end
+      fails(("map.%s: %s %snil"):format(fn, yn, Y), xy, 1, nil)
+      fails(("map.%s: %s.x %snil"):format(fn, name, X), pos, {})
+      fails(("map.%s: %s.x %snil"):format(fn, name, X), pos, trap())
+      fails(("map.%s: %s.x %sstring \"2\""):format(fn, name, X), pos, { x = "2", y = 2 })
+      for _, huge in ipairs(HUGE) do
+        fails(("map.%s: %s.x %s"):format(fn, name, X), pos, { x = huge, y = 1 })
+      end
+    end
+  end)
+
+  it("step names a bad distance map, reading only the cell and its neighbours", function()
+    local V = "must be false or an integer with |v| <= 2^53, got "
+    fails("map.step: d must be a table of rows, got nil", map.step, open, nil, 2, 2)
+    fails("map.step: d must be a table of rows, got number", map.step, open, 5, 2, 2)
+    fails("map.step: d[1] must be a table, got nil", map.step, open, {}, 2, 2)
+    fails("map.step: d[3] must be a table, got string", map.step, open, { { 1, 1, 1 }, { 1, 1, 1 }, "row" }, 2, 2)
+    local bad = { { true, "boolean" }, { "1", 'string "1"' }, { 1.5, "1.5" }, { 0 / 0, "nan" }, { 1 / 0, "inf" },
+      { 2 ^ 53 + 2, "9007199254740994" }, { -2 ^ 54, "-18014398509481984" }, { {}, "table" }, { nil, "nil" },
+      { print, "function" } }
+    for _, case in ipairs(bad) do
+      local rows = { { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } }
+      rows[2][3] = case[1]
+      fails("map.step: d[2][3] " .. V .. case[2], map.step, open, rows, 2, 2)
+    end
+    assert.are.same({ 1, 1 }, { map.step(open, { { 0, 1, 1 }, { 2 ^ 53, 2, 1 }, { 1, 1, 1 } }, 1, 2) })
+    assert.are.same({ 2, 1 }, { map.step(open, { { 5, -2 ^ 53 }, { 1, 1 } }, 1, 1) })
+    -- A trap is read raw.
+    assert.is_nil(map.step(open, { setmetatable({ 1, 1 }, getmetatable(trap())), { 1, 1 } }, 1, 1))
+  end)
+
+  it("distances, path and flee name bad avoid, known and max, reading them raw", function()
+    local AVOID = "avoid must be a position {x=, y=} or an array of them, got "
+    local BAD = {
+      { { avoid = 5 }, AVOID .. "number" }, { { avoid = "x" }, AVOID .. "string" },
+      { { avoid = true }, AVOID .. "boolean" },
+      { { avoid = { 5 } }, "avoid[1] must be a position {x=, y=}, got number" },
+      { { avoid = { P, { x = 0, y = 1 } } }, "avoid[2].x must be an integer from 1 to 5, got 0" },
+      { { avoid = { x = 2 } }, "avoid.y must be an integer from 1 to 3, got nil" },
+      { { avoid = { P, nil, P } }, "avoid[2] must be a position {x=, y=}, got nil" },
+      { { avoid = { [2] = P } }, "avoid[1] must be a position {x=, y=}, got nil" },
+      { { known = 5 }, "known must be a table of rows, got number" },
+      { { known = "x" }, "known must be a table of rows, got string" },
+      { { known = { 5 } }, "known[1] must be a table or nil, got number" },
+      { { known = { {}, {}, true } }, "known[3] must be a table or nil, got boolean" },
+      { { max = -1 }, "max must be an integer >= 0, got -1" },
+      { { max = 1.5 }, "max must be an integer >= 0, got 1.5" },
+      { { max = "3" }, 'max must be an integer >= 0, got string "3"' },
+      { { max = 0 / 0 }, "max must be an integer >= 0, got nan" },
+      { { max = 1 / 0 }, "max must be an integer >= 0, got inf" },
+      { { max = {} }, "max must be an integer >= 0, got table" },
+      { { factor = -1 }, 'unknown option "factor"' },
+    }
+    for _, case in ipairs(BAD) do
+      fails("map.distances: " .. case[2], map.distances, m, P, case[1])
+      if case[2]:sub(1, 7) ~= "unknown" then
+        fails("map.path: " .. case[2], map.path, m, 2, 2, 4, 2, case[1])
+        fails("map.flee: " .. case[2], map.flee, m, P, case[1])
+      end
+    end
+    -- Traps are read raw: an empty avoid, an empty known (nothing known).
+    assert.is_table(map.distances(m, P, { avoid = trap(), known = trap() }))
+    assert.are.equal(0, map.distances(m, P, { known = trap() })[2][2])
+    assert.is_false(map.distances(m, P, { known = trap() })[2][3])
+  end)
+
+  it("distances and flee name a bad start value", function()
+    local V = "must be an integer with |value| <= 2^53, got "
+    local bad = { { 1.5, "1.5" }, { "1", 'string "1"' }, { true, "boolean" }, { {}, "table" }, { 0 / 0, "nan" },
+      { 2 ^ 53 + 2, "9007199254740994" }, { -2 ^ 54, "-18014398509481984" }, { 1 / 0, "inf" } }
+    for _, case in ipairs(bad) do
+      for _, fn in ipairs({ "distances", "flee" }) do
+        fails(("map.%s: sources.value %s%s"):format(fn, V, case[2]), map[fn], m, { x = 2, y = 2, value = case[1] })
+        fails(("map.%s: sources[2].value %s%s"):format(fn, V, case[2]), map[fn], m,
+          { P, { x = 3, y = 2, value = case[1] } })
+      end
+    end
+    fails("map.distances: sources[2] must be a position {x=, y=}, got nil", map.distances, m, { P, nil, P })
+  end)
+
+  it("flee names a bad factor", function()
+    local F = "map.flee: factor must be a number from -10 to -0.1, got "
+    local bad = { { 0, "0" }, { -0.05, "-0.05" }, { -10.5, "-10.5" }, { 1, "1" }, { "x", 'string "x"' },
+      { true, "boolean" }, { 0 / 0, "nan" }, { -1 / 0, "-inf" }, { {}, "table" } }
+    for _, case in ipairs(bad) do fails(F .. case[2], map.flee, m, P, { factor = case[1] }) end
+    assert.is_table(map.flee(m, P, { factor = -10 }))
+    assert.is_table(map.flee(m, P, { factor = -0.1 }))
+  end)
+
+  it("step and explore name bad options and known rows", function()
+    fails('map.step: unknown option "cost" (options: avoid, blocked, diagonal, known)', map.step, open, d, 2, 2,
+      { cost = {} })
+    fails('map.step: unknown option "max"', map.step, open, d, 2, 2, { max = 1 })
+    fails("map.step: options must be a table, got number", map.step, open, d, 2, 2, 5)
+    fails("map.step: known[1] must be a table or nil, got number", map.step, open, d, 2, 2, { known = { 7 } })
+    fails('map.explore: unknown option "known" (options: avoid, blocked, cost, diagonal)', map.explore, m, {}, 2, 2,
+      { known = {} })
+    fails("map.explore: known must be a table of rows, got nil", map.explore, m, nil, 2, 2)
+    fails("map.explore: known must be a table of rows, got string", map.explore, m, "k", 2, 2)
+    fails("map.explore: known[2] must be a table or nil, got number", map.explore, m, { {}, 5 }, 2, 2)
+    fails("map.explore: avoid[1] must be a position {x=, y=}, got number", map.explore, m, {}, 2, 2, { avoid = { 1 } })
+    fails("map.explore: expected at most 5 arguments, got 6", map.explore, m, {}, 2, 2, {}, 1)
+    assert.are.same({ { x = 2, y = 2 } }, map.explore(m, { {}, { [2] = true } }, 2, 2))
+    assert.are.same({ nil, "explored" }, { map.explore(m, { trap(), trap(), trap() }, 2, 2) })
+  end)
+
+  it("sample names a bad count and bad options", function()
+    for _, case in ipairs(BAD_NUMBERS) do
+      local value, shown = case[1], case[2]
+      if value ~= 0 then
+        fails("map.sample: count must be an integer >= 0, got " .. shown, map.sample, m, value)
+      end
+    end
+    local cases = {
+      { { seed = 1.5 }, "seed must be an integer with |seed| <= 2^53, got 1.5" },
+      { { seed = "1" }, 'seed must be an integer with |seed| <= 2^53, got string "1"' },
+      { { chars = 5 }, "chars must be a string of characters, got 5" },
+      { { from = 5 }, "from must be a position {x=, y=}, got number" },
+      { { from = { x = 0, y = 1 } }, "from.x must be an integer from 1 to 5, got 0" },
+      { { from = trap() }, "from.x must be an integer from 1 to 5, got nil" },
+      { { from = P, min = -1 }, "min must be an integer >= 0, got -1" },
+      { { from = P, max = 0.5 }, "max must be an integer >= 0, got 0.5" },
+      { { from = P, hidden = 1 }, "hidden must be a boolean, got 1" },
+      { { from = P, diagonal = "yes" }, 'diagonal must be a boolean, got string "yes"' },
+      { { from = P, blocked = {} }, "blocked must be a string of characters, got table" },
+      { { min = 3 }, "min needs from" }, { { max = 3 }, "max needs from" }, { { hidden = true }, "hidden needs from" },
+      { { blocked = "#" }, "blocked needs from" }, { { diagonal = true }, "diagonal needs from" },
+      { { from = P, opaque = "#" }, "opaque needs hidden = true" },
+      { { colour = 1 }, 'unknown option "colour" (options: blocked, chars, diagonal, from, hidden, max, min, opaque, '
+        .. "seed)" },
+    }
+    for _, case in ipairs(cases) do fails("map.sample: " .. case[2], map.sample, m, 1, case[1]) end
+    fails("map.sample: count is 4 but only 3 cells can be drawn", map.sample, m, 4)
+    fails("map.sample: count is 1000000000 but only 3 cells can be drawn", map.sample, m, 1e9)
+    fails("map.sample: expected at most 3 arguments, got 4", map.sample, m, 1, {}, 1)
+    assert.are.equal(3, #map.sample(m, 3, { hidden = false, diagonal = false, seed = 1 }))
+    assert.are.equal(1, #map.sample(m, 1, trap()))
+  end)
+
+  it("line names bad points and refuses a line of more than MAX_CELLS cells", function()
+    local V = " must be an integer with |v| <= 2^53, got "
+    local bad = { { nil, "nil" }, { true, "boolean" }, { "1", 'string "1"' }, { 1.5, "1.5" }, { 0 / 0, "nan" },
+      { 1 / 0, "inf" }, { 2 ^ 53 + 2, "9007199254740994" }, { mininteger, "-9223372036854775808" },
+      { print, "function" } }
+    for _, case in ipairs(bad) do
+      fails("map.line: x1" .. V .. case[2], map.line, case[1], 1, 2, 2)
+      fails("map.line: y2" .. V .. case[2], map.line, 1, 1, 2, case[1])
+      fails("map.line: from.y" .. V .. case[2], map.line, { x = 1, y = case[1] }, 2, 2)
+      fails("map.line: to.x" .. V .. case[2], map.line, 1, 1, { x = case[1], y = 1 })
+    end
+    fails("map.line: from.x" .. V .. "nil", map.line, trap(), 1, 1)
+    fails("map.line: line has more than 4000000 cells (4000000 steps)", map.line, 1, 1, 4000001, 1)
+    fails("map.line: line has more than 4000000 cells (18014398509481984 steps)", map.line, -2 ^ 53, 0, 2 ^ 53, 0)
+  end)
+
+  it("visible names bad options", function()
+    for _, case in ipairs({ { -1, "-1" }, { 1.5, "1.5" }, { "3", 'string "3"' }, { true, "boolean" } }) do
+      fails("map.visible: radius must be an integer >= 0, got " .. case[2], map.visible, m, P, P, { radius = case[1] })
+    end
+    fails("map.visible: opaque must be a string of characters, got 5", map.visible, m, P, P, { opaque = 5 })
+    fails('map.visible: unknown option "blocked" (options: opaque, radius)', map.visible, m, P, P, { blocked = "#" })
+    fails("map.visible: options must be a table, got string", map.visible, m, 2, 2, 3, 2, "#")
+    assert.is_true(map.visible(m, P, P, trap()))
+  end)
+
+  it("parse names what is not a text", function()
+    local bad = { { nil, "nil" }, { 5, "number" }, { {}, "table" }, { true, "boolean" }, { print, "function" } }
+    for _, case in ipairs(bad) do
+      fails("map.parse: text must be a string, got " .. case[2], map.parse, case[1])
+    end
+    fails("map.parse: expected at most 1 argument, got 2", map.parse, "#", nil)
+    fails("map.parse: text must be a string, got nil", map.parse)
   end)
 end)
 

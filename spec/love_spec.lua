@@ -295,6 +295,37 @@ describe("the LÖVE demo's game", function()
     assert.are.same({ 1, 777, 0, 0, 0 }, { game.level, game.seed, game.gold, game.potions, game.turns })
   end)
 
+  it("explores with x, one map.explore step a tick, until all it can reach is seen", function()
+    for _, name in ipairs({ "rooms", "cave", "maze" }) do
+      local game = Game.new { seed = 9, algorithm = name }
+      assert.are.equal("explore", game:key("x"))
+      assert.are.equal("explore", game.auto)
+      local status
+      local ticks = 0
+      repeat
+        local before = game:seen_count()
+        status = game:tick()
+        ticks = ticks + 1
+        assert_checks(game)
+        assert(game:seen_count() >= before, "remembered cells only grow")
+      until status ~= "step" or ticks > 5000
+      assert.are.equal("explored", status)
+      assert.is_false(game.auto)
+      local d = map.distances(game.m, game.player, Game.WALK)
+      for y = 1, #d do
+        for x = 1, #d[y] do
+          if d[y][x] then assert(game:was_seen(x, y), fmt("%s: (%d,%d) reachable, never seen", name, x, y)) end
+        end
+      end
+    end
+    -- Any key stops it.
+    local game = Game.new { seed = 9 }
+    game:key("x")
+    game:key("x")
+    assert.is_false(game.auto)
+    assert.are.equal("Stopped.", game.message)
+  end)
+
   it("passes the scripted run (love examples/love --script) headless", function()
     local game = Game.new { seed = 236 }
     local script = Script.new(game)

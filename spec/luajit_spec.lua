@@ -321,3 +321,62 @@ describe("fov, distances and path on Lua 5.4 and LuaJIT", function()
     assert.are.equal(DIGEST, digest)
   end)
 end)
+
+describe("the turn functions on Lua 5.4 and LuaJIT", function()
+  -- The digest of the results below for the fixed levels, the same on both
+  -- interpreters: the LuaJIT routes of distances and flee (within max too),
+  -- path, explore, sample and parse, and the C functions of step, line and
+  -- visible.
+  local TURNS_DIGEST = "4159001338"
+
+  it("give results that hash to the digest stored in this spec", function()
+    local hash = hasher()
+    -- Values within 2^53 and negative ones, exact on both: reduced first.
+    local function add(v) hash(v % 4294967291) end
+    local function rows(d)
+      for y = 1, #d do
+        for x = 1, #d[y] do add(d[y][x] and d[y][x] + 1 or 0) end
+      end
+    end
+    local function cells(list)
+      for _, c in ipairs(list or {}) do
+        add(c.x)
+        add(c.y)
+      end
+    end
+    for _, spec in ipairs({ { "rooms", 60, 20 }, { "cave", 80, 50 }, { "bsp", 33, 17 }, { "cellular", 25, 12 } }) do
+      for seed = 1, 4 do
+        local m = map.generate { width = spec[2], height = spec[3], seed = seed, algorithm = spec[1] }
+        local p, s = m.player, m.stairs
+        local known = map.fov(m, p, 6)
+        local limits = { avoid = m.items, known = map.fov(m, p, 20), max = 12, diagonal = true }
+        rows(map.distances(m, { p, { x = s.x, y = s.y, value = -5 } }, limits))
+        rows(map.flee(m, m.items, { factor = -1.6, cost = { ["."] = 2 } }))
+        rows(map.flee(m, p, { max = 7 }))
+        local d = map.distances(m, s, { diagonal = true })
+        for y = 1, #m, 3 do
+          for x = 1, #m[1], 2 do
+            local nx, ny = map.step(m, d, x, y, { diagonal = true, avoid = m.items })
+            add(nx or 0)
+            add(ny or 0)
+          end
+        end
+        cells(map.path(m, p, s, limits))
+        cells(map.path(m, p, s, { avoid = m.items, cost = { ["$"] = 9 } }))
+        cells(map.explore(m, known, p))
+        cells(map.explore(m, known, s, { diagonal = true }))
+        local ok, drawn = pcall(map.sample, m, 4, { seed = seed, from = p, min = 3, hidden = true })
+        if ok then cells(drawn) else add(#drawn) end
+        cells(map.line(p, s))
+        for _, c in ipairs(map.sample(m, 30, { seed = seed + 100, chars = ".$!#" })) do
+          add(map.visible(m, p, c) and 1 or 0)
+          add(map.visible(m, s, c, { radius = 9, opaque = "#$" }) and 1 or 0)
+        end
+        local parsed = map.parse(map.render(m))
+        rows({ { parsed.width, parsed.height, parsed.player.x, parsed.stairs.y } })
+        assert.are.equal(map.render(m), map.render(parsed))
+      end
+    end
+    assert.are.equal(TURNS_DIGEST, fmt("%d", hash()))
+  end)
+end)

@@ -87,6 +87,21 @@ describe("the Lua result of every call stays within its bound per cell and per r
       within_bound("path", function() return map.path(m, from.x, from.y, to.x, to.y) end, "path", w, h)
       within_bound("render", function() return map.render(m) end, "text", w, h)
     end)
+
+    it(("the turn functions at %dx%d: flee, distances within max, parse, explore, sample"):format(w, h), function()
+      within_bound("flee", function() return map.flee(m, from) end, "rows", w, h)
+      within_bound("distances within max", function() return map.distances(m, from, { max = 5 }) end, "rows", w, h)
+      within_bound("parse", function() return map.parse(map.render(m)) end, "rows", w, h)
+      -- Everything known but the far cell: the longest way to a frontier.
+      local known = {}
+      for y = 1, h do
+        local row = {}
+        for x = 1, w do row[x] = x ~= to.x or y ~= to.y end
+        known[y] = row
+      end
+      within_bound("explore", function() return map.explore(m, known, from) end, "path", w, h)
+      within_bound("sample", function() return map.sample(m, 10000, { seed = 1 }) end, "path", w, h)
+    end)
   end
 
   it("generate with the most rooms and items, and on narrow maps", function()

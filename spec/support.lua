@@ -255,4 +255,18 @@ function M.options_text(o)
   return #parts > 0 and table.concat(parts, " ") or "defaults"
 end
 
+-- Nil when the tables of rows of values a (the module's) and b (a
+-- reference's) agree, with every number in a an integer; else where not.
+function M.rows_diff(a, b)
+  for y = 1, #b do
+    for x = 1, #b[y] do
+      local v = a[y][x]
+      if v ~= b[y][x] then
+        return string.format("(%d,%d): module %s, reference %s", x, y, tostring(v), tostring(b[y][x]))
+      end
+      if math.type and v and math.type(v) ~= "integer" then return string.format("(%d,%d) is a float", x, y) end
+    end
+  end
+end
+
 return M

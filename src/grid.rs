@@ -62,6 +62,68 @@ impl Rect {
     }
 }
 
+/// Rectangles as the windows of a map that a call reads.
+impl Rect {
+    /// The whole of a `width` x `height` map.
+    pub fn whole((width, height): (usize, usize)) -> Rect {
+        Rect {
+            x: 1,
+            y: 1,
+            w: width,
+            h: height,
+        }
+    }
+
+    /// The cells within `r` of `p` along each axis, clipped to a `width`
+    /// x `height` map.
+    pub fn around(p: Pos, r: usize, (width, height): (usize, usize)) -> Rect {
+        let (x0, y0) = (p.x.saturating_sub(r).max(1), p.y.saturating_sub(r).max(1));
+        let (x1, y1) = (
+            p.x.saturating_add(r).min(width),
+            p.y.saturating_add(r).min(height),
+        );
+        Rect {
+            x: x0,
+            y: y0,
+            w: x1 - x0 + 1,
+            h: y1 - y0 + 1,
+        }
+    }
+
+    /// The smallest rectangle holding both.
+    pub fn union(&self, other: &Rect) -> Rect {
+        let (x0, y0) = (self.x.min(other.x), self.y.min(other.y));
+        let x1 = (self.x + self.w).max(other.x + other.w);
+        let y1 = (self.y + self.h).max(other.y + other.h);
+        Rect {
+            x: x0,
+            y: y0,
+            w: x1 - x0,
+            h: y1 - y0,
+        }
+    }
+
+    pub fn contains(&self, p: Pos) -> bool {
+        (self.x..self.x + self.w).contains(&p.x) && (self.y..self.y + self.h).contains(&p.y)
+    }
+
+    /// `p`, a cell of the map inside the rectangle, as a cell of it.
+    pub fn inside(&self, p: Pos) -> Pos {
+        Pos {
+            x: p.x - self.x + 1,
+            y: p.y - self.y + 1,
+        }
+    }
+
+    /// `p`, a cell of the rectangle, as a cell of the map.
+    pub fn outside(&self, p: Pos) -> Pos {
+        Pos {
+            x: p.x + self.x - 1,
+            y: p.y + self.y - 1,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Grid {
     width: usize,

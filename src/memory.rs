@@ -90,19 +90,64 @@ fn bound_search(size: (usize, usize), sources: usize, weighted: bool) -> usize {
     4 * padded(size) + search
 }
 
-/// `distances` from `sources` sources: the map's copy, the search, the
-/// sources as read and as board indices (24 bytes each), the distances (a
-/// `u64` a cell) and, on LuaJIT, the same again as bytes.
+/// `distances` from `sources` sources over a window of `size` (`weighted`:
+/// by Dijkstra's algorithm, for costs or start values): the window's copy,
+/// its closed cells and the `known` flags read (a byte each), the search,
+/// the sources as read and as board indices with their keys (56 bytes
+/// each), the distances (a `u64` a cell) and, on LuaJIT, the same again
+/// as bytes.
 pub fn bound_distances(size: (usize, usize), sources: usize, weighted: bool) -> usize {
     let cells = size.0 * size.1;
-    cells + bound_search(size, sources, weighted) + 24 * sources + 16 * cells + FIXED
+    3 * cells + bound_search(size, sources, weighted) + 56 * sources + 16 * cells + FIXED
 }
 
-/// `path`: the map's copy, the search from the goal, and the path (a
-/// position, 16 bytes, for each of at most every cell).
+/// `path` over a window of `size`: the window's copy, its closed cells
+/// and `known` flags, the search from the goal, and the path (a position,
+/// 16 bytes, for each of at most every cell).
 pub fn bound_path(size: (usize, usize), weighted: bool) -> usize {
     let cells = size.0 * size.1;
-    cells + bound_search(size, 1, weighted) + 16 * cells + FIXED
+    3 * cells + bound_search(size, 1, weighted) + 16 * cells + FIXED
+}
+
+/// The sources of a search as read (a position and a value, 24 bytes
+/// each), before the window they decide is known.
+pub fn bound_sources(sources: usize) -> usize {
+    24 * sources + FIXED
+}
+
+/// `flee`: `distances`, then the rescan over its scaled values: the cells
+/// it may not enter (a byte each), a second board and Dijkstra's search,
+/// every reached cell as a source with its key (16 bytes) and the new
+/// distances (8).
+pub fn bound_flee(size: (usize, usize), sources: usize, weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    bound_distances(size, sources, weighted) + bound_search(size, cells, true) + 25 * cells
+}
+
+/// `explore`: the map's copy, the known and avoided cells as read and as
+/// one closed mask (a byte each), the distances from the start, and the
+/// path to the frontier cell.
+pub fn bound_explore(size: (usize, usize), weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    4 * cells + bound_distances(size, 1, weighted) + bound_path(size, weighted)
+}
+
+/// `sample`: the map's copy, the distances from `from`, the visible cells
+/// (a byte each), the candidates (a `u32` each) and the cells drawn (a
+/// position each, at most every cell).
+pub fn bound_sample(size: (usize, usize)) -> usize {
+    let cells = size.0 * size.1;
+    bound_distances(size, 1, false) + 5 * cells + 16 * cells
+}
+
+/// `line` of `cells` cells: two `i64` each.
+pub fn bound_line(cells: usize) -> usize {
+    16 * cells + FIXED
+}
+
+/// `parse` of a map of `size`: its cells, copied once.
+pub fn bound_parse(size: (usize, usize)) -> usize {
+    size.0 * size.1 + FIXED
 }
 
 /// `autotile`: the map's copy, the class (a byte a padded cell), the masks

@@ -114,9 +114,9 @@ fn the_toolkit_stays_within_its_bound() {
         };
         let (_, peak) = peak_of(|| {
             let masks = autotile::masks(&grid.clone(), &tile);
-            let rows: Vec<u64> = masks
+            let rows: Vec<i64> = masks
                 .iter()
-                .map(|m| m.map_or(u64::MAX, u64::from))
+                .map(|m| m.map_or(board::BEYOND, i64::from))
                 .collect();
             let bytes: Vec<u8> = masks
                 .iter()
@@ -212,6 +212,163 @@ fn the_longest_lists_stay_within_the_bound() {
         );
         assert!(peak <= bound && json_peak <= bound, "{params:?}");
     }
+}
+
+/// The turn functions and the searches' limits, each as the binding makes
+/// the call, holding what it holds at once: the window's copy, the closed
+/// cells and the `known` flags read, the sources as read, the result and,
+/// for LuaJIT's route, the result again as bytes.
+#[test]
+fn the_turn_functions_stay_within_their_bounds() {
+    use map::grid::Rect;
+    use map::toolkit::board::{Limits, Source};
+    use map::toolkit::{explore, flee, line, parse, sample, visible};
+    let opaque = map::grid::byte_set(b"#");
+    for (name, grid, from, to) in toolkit_maps() {
+        let size = (grid.width(), grid.height());
+        let cells = size.0 * size.1;
+        let closed_every = |n: usize| (0..cells).map(|i| i % n == 0).collect::<Vec<bool>>();
+        let mut checks: Vec<(String, usize, usize)> = Vec::new();
+        for (rule, walk) in [
+            ("unit", board::Walk::new()),
+            ("diagonal", board::Walk::diagonal()),
+        ] {
+            let (_, peak) = peak_of(|| {
+                let (copy, flags) = (grid.clone(), closed_every(1));
+                let sources = vec![
+                    Source {
+                        pos: from,
+                        value: -5,
+                    },
+                    Source { pos: to, value: 7 },
+                ];
+                let limits = Limits {
+                    closed: closed_every(50),
+                    max: None,
+                };
+                let d = distances::distances_from(&copy, &sources, &walk, &limits);
+                let bytes: Vec<u8> = d.iter().flat_map(|&v| (v as f64).to_ne_bytes()).collect();
+                (flags, d, bytes)
+            });
+            let bound = memory::bound_distances(size, 2, true);
+            checks.push((
+                format!("distances with values and closed cells, {rule}"),
+                peak,
+                bound,
+            ));
+            let window = Rect::around(from, 10, size);
+            let (_, peak) = peak_of(|| {
+                let cells: Vec<u8> = (0..window.w * window.h).map(|_| b'.').collect();
+                let copy = Grid::from_cells(window.w, window.h, cells);
+                let sources = vec![Source {
+                    pos: window.inside(from),
+                    value: 0,
+                }];
+                let limits = Limits {
+                    closed: Vec::new(),
+                    max: Some(10),
+                };
+                distances::distances_from(&copy, &sources, &walk, &limits)
+            });
+            let bound = memory::bound_distances((window.w, window.h), 1, false);
+            checks.push((format!("distances within max 10, {rule}"), peak, bound));
+            let (_, peak) = peak_of(|| {
+                let copy = grid.clone();
+                let sources = vec![Source::from(from)];
+                let f = flee::flee(&copy, &sources, &walk, &Limits::default(), -1.2).unwrap();
+                let bytes: Vec<u8> = f.iter().flat_map(|&v| (v as f64).to_ne_bytes()).collect();
+                (f, bytes)
+            });
+            checks.push((
+                format!("flee, {rule}"),
+                peak,
+                memory::bound_flee(size, 1, false),
+            ));
+            let (_, peak) = peak_of(|| {
+                let limits = Limits {
+                    closed: closed_every(97),
+                    max: None,
+                };
+                path::path_within(&grid.clone(), from, to, &walk, &limits)
+            });
+            checks.push((
+                format!("path with closed cells, {rule}"),
+                peak,
+                memory::bound_path(size, false),
+            ));
+            // Everything known but the far corner: the whole map is walked.
+            let (_, peak) = peak_of(|| {
+                let mut known = vec![true; cells];
+                known[grid.index(to)] = false;
+                let avoided = closed_every(1000);
+                explore::explore_within(&grid.clone(), &known, from, &walk, &avoided, None)
+            });
+            checks.push((
+                format!("explore, {rule}"),
+                peak,
+                memory::bound_explore(size, false),
+            ));
+        }
+        let (_, peak) = peak_of(|| {
+            let filter = sample::Filter {
+                chars: map::grid::byte_set(b"."),
+                from: Some(sample::Near {
+                    pos: from,
+                    walk: board::Walk::new(),
+                    min: 1,
+                    max: None,
+                }),
+                hidden: Some(opaque),
+            };
+            let copy = grid.clone();
+            let count = copy.cells().iter().filter(|&&c| c == b'.').count() / 4;
+            sample::sample(&copy, count, 1, &filter)
+        });
+        checks.push(("sample".into(), peak, memory::bound_sample(size)));
+        let (_, peak) = peak_of(|| visible::visible(&grid.clone(), from, to, None, &opaque));
+        checks.push((
+            "visible over the whole rectangle".into(),
+            peak,
+            memory::bound_fov(cells),
+        ));
+        let text = grid.render();
+        let (_, peak) = peak_of(|| parse::parse(&text, parse::size(&text).unwrap()));
+        checks.push(("parse".into(), peak, memory::bound_parse(size)));
+        let n = size.0.max(size.1);
+        let (_, peak) = peak_of(|| line::line((1, 1), (n as i64, 7)));
+        checks.push(("line".into(), peak, memory::bound_line(n)));
+        for (call, peak, bound) in checks {
+            println!(
+                "{call} on {name}: {:.1} B/cell, bound {:.1}",
+                peak as f64 / cells as f64,
+                bound as f64 / cells as f64
+            );
+            assert!(peak <= bound, "{call} on {name}: {peak} > {bound}");
+        }
+    }
+}
+
+/// Sources with start values by the million: counted before they are read
+/// (`bound_sources`), then in the search's bound.
+#[test]
+fn many_valued_sources_stay_within_the_bound() {
+    use map::toolkit::board::{Limits, Source};
+    let grid = Grid::new(100, 100, b'.');
+    let count = 1_000_000;
+    let (_, peak) = peak_of(|| {
+        let copy = grid.clone();
+        let sources: Vec<Source> = (0..count)
+            .map(|i| Source {
+                pos: grid.pos(i % 10_000),
+                value: (i % 17) as i64,
+            })
+            .collect();
+        distances::distances_from(&copy, &sources, &board::Walk::new(), &Limits::default())
+    });
+    let bound = memory::bound_distances((100, 100), count, true);
+    println!("{count} valued sources on 100x100: {peak} bytes, bound {bound}");
+    assert!(peak <= bound, "{peak} > {bound}");
+    assert!(memory::bound_sources(count) < bound);
 }
 
 /// A template of `side` x `side` cells: floor on its ring, walls inside

@@ -24,7 +24,7 @@ local MOVES = {
 local COMMANDS = {
   tab = "next_algorithm", p = "toggle_path", a = "auto_walk", ["return"] = "auto_walk",
   kpenter = "auto_walk", space = "descend", [">"] = "descend", r = "new_seed",
-  escape = "quit", q = "quit",
+  escape = "quit", q = "quit", x = "explore",
 }
 
 local Game = {}
@@ -42,17 +42,16 @@ local function index_of(list, value)
   end
 end
 
--- True when a walker at (x, y) of m may step by (dx, dy): one cell at most in
--- each direction, into the map, not into "#", and no corner cutting.
+-- True when a walker at (x, y) of m may step by (dx, dy) to a neighbour on
+-- the map: when map.step, on the distances to that cell (within 1, so that
+-- only its neighbours are read), steps there. The rule is the module's.
 function M.can_step(m, x, y, dx, dy)
   if (dx == 0 and dy == 0) or dx < -1 or dx > 1 or dy < -1 or dy > 1 then return false end
-  local row = m[y + dy]
-  local cell = row and row[x + dx]
-  if cell == nil or cell == M.BLOCKED then return false end
-  if dx ~= 0 and dy ~= 0 then
-    return m[y][x + dx] ~= M.BLOCKED and m[y + dy][x] ~= M.BLOCKED
-  end
-  return true
+  local to = { x = x + dx, y = y + dy }
+  if not (m[to.y] and m[to.y][to.x]) then return false end
+  local d = map.distances(m, to, { blocked = M.BLOCKED, diagonal = true, max = 1 })
+  local sx, sy = map.step(m, d, x, y, M.WALK)
+  return sx == to.x and sy == to.y
 end
 
 -- A new game. Options: width, height (the map's size in cells), seed (level
@@ -248,27 +247,55 @@ function Game:auto_walk()
   return true
 end
 
--- One auto-walk step. Returns "idle" (not walking), "step", "arrived" (this
--- step reached the stairs; walking stops) or "stuck" (no path; walking stops).
+-- Auto-explore: one step per tick() towards the nearest cell at the edge of
+-- what has been seen (map.explore over the remembered cells), until there is
+-- nothing left to see.
+function Game:explore()
+  self.auto = "explore"
+  self.message = "Exploring..."
+  return true
+end
+
+-- The next cell of an auto-walk (map.step down the distances to the stairs)
+-- or of an auto-explore, and how many steps are left after it; nil and the
+-- status and message when there is none.
+function Game:next_cell()
+  local m, p = self.m, self.player
+  if self.auto == "explore" then
+    local route = map.explore(m, self.seen, p, M.WALK)
+    if not route then return nil, "explored", "Explored: nothing more to see from here." end
+    return route[2] or route[1], #route - 2
+  end
+  local d = map.distances(m, self.stairs, M.WALK)
+  local x, y = map.step(m, d, p, M.WALK)
+  if not x then return nil, "stuck", "No way to the stairs." end
+  return { x = x, y = y }, d[y][x]
+end
+
+-- One auto-walk or auto-explore step. Returns "idle" (neither), "step",
+-- "arrived" (this step reached the stairs; walking stops), "explored"
+-- (nothing left to see; exploring stops) or "stuck" (no way on; it stops).
 function Game:tick()
   if not self.auto then return "idle" end
-  local path = self:path_to_stairs()
-  if not path or #path < 2 then
+  local exploring = self.auto == "explore"
+  local to, left, message = self:next_cell()
+  if not to then
     self.auto = false
-    self.message = "No way to the stairs."
+    self.message = message
+    return left
+  end
+  local p = self.player
+  if not self:move(to.x - p.x, to.y - p.y) then
+    self.auto = false
     return "stuck"
   end
-  local p, next_cell = self.player, path[2]
-  if not self:move(next_cell.x - p.x, next_cell.y - p.y) then
-    self.auto = false
-    return "stuck"
-  end
-  if self:on_stairs() then
+  if self:on_stairs() and not exploring then
     self.auto = false
     return "arrived"
   end
   if not self.message then
-    self.message = string.format("Walking to the stairs: %d more steps.", #path - 2)
+    local what = exploring and "Exploring" or "Walking to the stairs"
+    self.message = string.format("%s: %d more steps.", what, left)
   end
   return "step"
 end
@@ -289,9 +316,11 @@ function Game:key(key, shift)
     self:cycle_algorithm(shift and -1 or 1)
   elseif command == "toggle_path" then
     self:toggle_path()
-  elseif command == "auto_walk" then
+  elseif command == "auto_walk" or command == "explore" then
     if was_walking then
       self.message = "Stopped."
+    elseif command == "explore" then
+      self:explore()
     else
       self:auto_walk()
     end

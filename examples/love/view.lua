@@ -81,8 +81,8 @@ local function hud_line(game)
   }
 end
 
-local KEYS = "move: arrows, hjkl yubn, numpad   Tab: algorithm   p: path to >   "
-  .. "a/Enter: auto-walk   >/Space: descend   r: new seed   Esc: quit"
+local KEYS = "move: arrows hjkl yubn numpad  Tab: algorithm  p: path  "
+  .. "a/Enter: walk to >  x: explore  >/Space: descend  r: new seed  Esc: quit"
 
 function M.draw(game)
   local m = game.m

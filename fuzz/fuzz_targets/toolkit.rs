@@ -15,7 +15,17 @@
 //!   `GoalBlocked` exactly for a blocked goal other than the start,
 //!   `NotConnected` exactly when `distances` says unreached; and the first
 //!   steps follow the tie rule (no earlier neighbour in N, E, S, W, NE, SE,
-//!   SW, NW order is a legal step on a shortest path).
+//!   SW, NW order is a legal step on a shortest path);
+//! - the limits: `distances_from` with start values, closed cells and `max`
+//!   is the least over the sources of value plus `distances` on the map
+//!   with the closed cells blocked, cut at `max`; `path_within` is `path`
+//!   on that map, or fails past `max`;
+//! - `step` walks strictly down from every reached cell to a source;
+//!   `flee` is the least fixed point of its rescan; `explore` ends at the
+//!   nearest frontier cell; `sample` draws distinct candidates;
+//! - `line` is symmetric and 8-connected; `visible` and `along` equal
+//!   `fov`; `parse` reads back `render`, and any bytes give a map or an
+//!   error.
 
 #![no_main]
 
@@ -28,10 +38,17 @@ mod oracle;
 use oracle::{around, check_window, cost_of, legal};
 
 use map::grid::{byte_set, ByteSet, Grid, Pos};
-use map::toolkit::board::{Walk, MAX_COST, UNREACHED};
-use map::toolkit::distances::distances;
+use map::toolkit::board::{Limits, Source, Walk, BEYOND, MAX_COST, UNREACHED};
+use map::toolkit::distances::{distances, distances_from};
+use map::toolkit::explore::explore;
+use map::toolkit::flee::{flee, scaled};
 use map::toolkit::fov::visible;
-use map::toolkit::path::{path, NoPath};
+use map::toolkit::line::line;
+use map::toolkit::parse;
+use map::toolkit::path::{path, path_within, NoPath};
+use map::toolkit::sample::{sample, Filter, Near};
+use map::toolkit::step::step;
+use map::toolkit::visible::{along, visible as visible_between};
 
 /// Characters a grid is usually drawn from.
 const CHARS: &[u8] = b"#.~+@>$!";
@@ -255,12 +272,208 @@ fn check_ties(g: &Grid, w: &Walk, cells: &[Pos]) {
     }
 }
 
+// ---------------------------------------------------------------------------
+// The limits, and what a game does every turn.
+
+/// The walk with some byte blocked, and the grid with the closed cells set
+/// to it: a map on which `distances` and `path` see the limits.
+fn reduced(g: &Grid, walk: &Walk, closed: &[bool]) -> (Grid, Walk) {
+    let mut walk = walk.clone();
+    let wall = (0..=255u8).find(|&b| walk.blocked[b as usize]).unwrap_or(0);
+    walk.blocked[wall as usize] = true;
+    let cells = (0..g.cells().len())
+        .map(|i| if closed[i] { wall } else { g.cells()[i] })
+        .collect();
+    (Grid::from_cells(g.width(), g.height(), cells), walk)
+}
+
+fn check_limits(u: &mut Unstructured, g: &Grid) -> Result<()> {
+    let w = walk(u)?;
+    let n = g.cells().len();
+    let density: u8 = u.int_in_range(0..=100)?;
+    let mut closed = Vec::with_capacity(n);
+    for _ in 0..n {
+        closed.push(u.int_in_range(0..=99u8)? < density);
+    }
+    let max = if u.arbitrary()? {
+        Some(u.int_in_range(0..=40)?)
+    } else {
+        None
+    };
+    let limits = Limits {
+        closed: closed.clone(),
+        max,
+    };
+    let mut sources = Vec::new();
+    for _ in 0..u.int_in_range(1..=3)? {
+        sources.push(Source {
+            pos: cell(u, g)?,
+            value: u.int_in_range(-20..=20)?,
+        });
+    }
+    let (small, walk2) = reduced(g, &w, &closed);
+    let d = distances_from(g, &sources, &walk2, &limits);
+    let top = limits.max_value();
+    for (i, &v) in d.iter().enumerate() {
+        let want = sources
+            .iter()
+            .filter(|s| s.value <= top)
+            .map(|s| distances(&small, &[s.pos], &walk2)[i])
+            .zip(sources.iter().filter(|s| s.value <= top))
+            .filter(|&(e, _)| e != UNREACHED)
+            .map(|(e, s)| e as i64 + s.value)
+            .filter(|&v| v <= top)
+            .min()
+            .unwrap_or(BEYOND);
+        assert_eq!(v, want, "{:?}", g.pos(i));
+    }
+    let (from, to) = (cell(u, g)?, cell(u, g)?);
+    let plain = path(&small, from, to, &walk2);
+    let within = path_within(g, from, to, &walk2, &limits);
+    match &plain {
+        Ok(cells)
+            if cells
+                .iter()
+                .skip(1)
+                .map(|&p| cost_of(&small, &walk2, p))
+                .sum::<u64>()
+                > top as u64 =>
+        {
+            assert!(within.is_err())
+        }
+        _ => assert_eq!(within, plain),
+    }
+    // step: strictly down from every reached cell, to a cell no step leaves.
+    for i in (0..n).filter(|&i| d[i] != BEYOND) {
+        let mut at = g.pos(i);
+        let mut steps = 0;
+        while let Some(next) = step(g, &d, at, &walk2, &closed) {
+            assert!(legal(&small, &walk2, at, next, None) && d[g.index(next)] < d[g.index(at)]);
+            at = next;
+            steps += 1;
+            assert!(steps <= n);
+        }
+    }
+    // flee: the least fixed point of the rescan.
+    let factor = *u.choose(&[-1.2, -0.1, -10.0, -2.5])?;
+    let f = flee(g, &sources, &walk2, &limits, factor).expect("small values");
+    for i in 0..n {
+        if d[i] == BEYOND {
+            assert_eq!(f[i], BEYOND);
+            continue;
+        }
+        let c = g.pos(i);
+        let stepped = around(g, c, walk2.diagonal)
+            .into_iter()
+            .filter(|&q| f[g.index(q)] != BEYOND && legal(&small, &walk2, q, c, None))
+            .map(|q| f[g.index(q)] + cost_of(g, &walk2, c) as i64)
+            .min();
+        let own = scaled(d[i], factor) as i64;
+        assert!(
+            f[i] <= own && (f[i] == own || stepped == Some(f[i])),
+            "flee at {c:?}"
+        );
+    }
+    Ok(())
+}
+
+fn check_turns(u: &mut Unstructured, g: &Grid) -> Result<()> {
+    let mut w = walk(u)?;
+    w.cost = None;
+    let opaque = byte_set_of(u)?;
+    let (from, to) = (cell(u, g)?, cell(u, g)?);
+    let radius = if u.arbitrary()? {
+        Some(u.int_in_range(0..=30)?)
+    } else {
+        None
+    };
+    let seen = visible(g, from, radius, &opaque)[g.index(to)];
+    assert_eq!(
+        visible_between(g, from, to, radius, &opaque),
+        seen,
+        "{from:?} {to:?}"
+    );
+    if !opaque[g.get(to) as usize] {
+        assert_eq!(
+            along(from, to, radius, &opaque, |p| Ok::<u8, ()>(g.get(p))),
+            Ok(seen)
+        );
+    }
+    // explore: the nearest frontier cell, first in row order.
+    let known = visible(g, from, Some(u.int_in_range(0..=12)?), &opaque);
+    let n = g.cells().len();
+    let closed: Vec<bool> = known.iter().map(|&k| !k).collect();
+    let (small, walk2) = reduced(g, &w, &closed);
+    let d = distances(&small, &[from], &walk2);
+    let frontier = |i: usize| {
+        let p = g.pos(i);
+        known[i]
+            && !walk2.blocked[g.get(p) as usize]
+            && around(g, p, true)
+                .into_iter()
+                .filter(|q| walk2.diagonal || q.x == p.x || q.y == p.y)
+                .any(|q| !known[g.index(q)])
+    };
+    let target = (0..n)
+        .filter(|&i| d[i] != UNREACHED && frontier(i))
+        .min_by_key(|&i| (d[i], i));
+    let got = explore(g, &known, from, &walk2, &[]);
+    assert_eq!(
+        got.as_ref().and_then(|p| p.last().copied()),
+        target.map(|i| g.pos(i))
+    );
+    // sample: distinct candidates.
+    let filter = Filter {
+        chars: byte_set_of(u)?,
+        from: Some(Near {
+            pos: from,
+            walk: w.clone(),
+            min: u.int_in_range(0..=5)?,
+            max: None,
+        }),
+        hidden: if u.arbitrary()? { Some(opaque) } else { None },
+    };
+    let count = u.int_in_range(0..=8)?;
+    if let Ok(cells) = sample(g, count, u.arbitrary()?, &filter) {
+        let mut idx: Vec<usize> = cells.iter().map(|&p| g.index(p)).collect();
+        assert!(idx.iter().all(|&i| filter.chars[g.cells()[i] as usize]));
+        idx.sort_unstable();
+        idx.dedup();
+        assert_eq!(idx.len(), count);
+    }
+    // line: symmetric and 8-connected.
+    let a: (i64, i64) = (u.int_in_range(-1000..=1000)?, u.int_in_range(-1000..=1000)?);
+    let b: (i64, i64) = (u.int_in_range(-1000..=1000)?, u.int_in_range(-1000..=1000)?);
+    let cells = line(a, b);
+    let mut back = line(b, a);
+    back.reverse();
+    assert_eq!(cells, back);
+    assert!(cells
+        .windows(2)
+        .all(|p| (p[0].0 - p[1].0).abs().max((p[0].1 - p[1].1).abs()) == 1));
+    // parse: render read back (a grid of printable cells: a cell `\n`
+    // would draw another map); any bytes a map or an error.
+    if g.cells().iter().all(|b| (b' '..=b'~').contains(b)) {
+        let text = g.render();
+        let size = parse::size(&text).expect("printable cells read back");
+        assert_eq!(parse::parse(&text, size).grid, *g);
+    }
+    let len = u.int_in_range(0..=64)?;
+    let bytes = u.bytes(len)?;
+    if let Ok(size) = parse::size(bytes) {
+        let p = parse::parse(bytes, size);
+        assert_eq!(p.grid.render(), bytes.strip_suffix(b"\n").unwrap_or(bytes));
+    }
+    Ok(())
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
     let Ok(g) = grid(&mut u) else { return };
-    let _ = if u.arbitrary().unwrap_or(false) {
-        check_fov(&mut u, &g)
-    } else {
-        check_walks(&mut u, &g)
+    let _ = match u.int_in_range(0..=3u8).unwrap_or(0) {
+        0 => check_fov(&mut u, &g),
+        1 => check_walks(&mut u, &g),
+        2 => check_limits(&mut u, &g),
+        _ => check_turns(&mut u, &g),
     };
 });

@@ -3,11 +3,12 @@
 --
 -- On LuaJIT, a JIT-compiled Lua loop fills or reads a table of rows several
 -- times faster than the C API does one cell at a time (docs/performance.md).
--- So `new_map`, `generate`, `render`, `reachable`, `fov`, `distances` and
--- `autotile` are wrapped here: Rust makes the level and hands over its cells
--- as one string; the rows are split and read back in Lua; Rust checks
--- reachability, scans sight, walks distances and finds masks on one string,
--- and hands back one string that Lua turns into rows.
+-- So `new_map`, `generate`, `render`, `reachable`, `fov`, `distances`,
+-- `flee`, `path`, `explore`, `sample`, `parse` and `autotile` are wrapped
+-- here: Rust makes the level and hands over its cells as one string; the
+-- rows are split and read back in Lua; Rust checks reachability, scans
+-- sight, walks distances and finds masks on one string, and hands back one
+-- string that Lua turns into rows.
 --
 -- The results and the error messages must be exactly those of the C
 -- functions (src/lua/read.rs, push.rs). The wrappers reach that by
@@ -27,7 +28,7 @@
 -- size is checked again after the one allocation before them.
 --
 -- Called once with the module table (holding the C functions) and the
--- helpers only this file sees; replaces seven functions of `map`.
+-- helpers only this file sees; replaces twelve functions of `map`.
 
 local map, helpers = ...
 
@@ -37,7 +38,9 @@ local byte, char, find, sub = string.byte, string.char, string.find, string.sub
 local new_tab = require("table.new")
 
 local c_new_map, c_render, c_reachable = map.new_map, map.render, map.reachable
-local c_fov, c_distances, c_autotile = map.fov, map.distances, map.autotile
+local c_fov, c_distances, c_flee = map.fov, map.distances, map.flee
+local c_autotile = map.autotile
+local c_path, c_explore, c_sample, c_parse = map.path, map.explore, map.sample, map.parse
 local min, max = math.min, math.max
 -- (...) -> cells (row-major, one string), width, height, seed, algorithm,
 -- and {player x, y, stairs x, y, #rooms, per room x, y, w, h, #exits, x, y
@@ -51,9 +54,30 @@ local reach_cells = helpers.reach_cells
 -- (cells, window width, x, y in the window, radius, options) -> one byte per
 -- window cell, 1 where visible; raises fov's errors for the radius, options.
 local fov_cells = helpers.fov_cells
--- (cells, width, sources, options) -> one double per cell, -1 if unreached;
--- raises distances' errors for the sources and options.
-local distances_cells = helpers.distances_cells
+-- (cells, window width, width, height, window x, y, sources, options) -> one
+-- double per cell of the window, NaN if unreached; raises distances' errors
+-- for the sources and options. flee_cells: the same for flee.
+local distances_cells, flee_cells = helpers.distances_cells, helpers.flee_cells
+-- (width, height, sources, options) -> the window's x, y, width and height
+-- (the cells a search within options.max can reach); raises distances' (or
+-- flee's) errors for the sources and options.
+local distances_window, flee_window = helpers.distances_window, helpers.flee_window
+-- (width, height, x1, y1, x2, y2, options) -> the window path's search reads;
+-- raises path's errors for the options.
+local path_window = helpers.path_window
+-- (cells, window width, width, height, window x, y, x1, y1, x2, y2, options)
+-- -> the path as native-endian uint32 pairs, x then y; or nil and why.
+local path_cells = helpers.path_cells
+-- (cells, window width, known flags (a byte a cell), width, height, window
+-- x, y, x, y, r, options) -> the path as path_cells gives it; nil and
+-- "explored"; or false: read the window of radius 2r.
+local explore_cells = helpers.explore_cells
+-- (cells, width, count, options) -> sample's positions.
+local sample_cells = helpers.sample_cells
+-- (text) -> width, height, @'s x, y and >'s x, y (or nils); raises parse's
+-- errors.
+local parse_size = helpers.parse_size
+local EXPLORE_RADIUS = helpers.EXPLORE_RADIUS
 -- (cells, width, options) -> one uint16 per cell, the mask, or 65535 for a
 -- cell of no class; raises autotile's errors for the options.
 local autotile_cells = helpers.autotile_cells
@@ -101,16 +125,25 @@ local function returned(name, ok, ...)
   error(err, 0)
 end
 
--- Rows of `w` cells from `cells`, into `m[1..h]`.
-local function split(m, cells, w, h)
+-- Rows of `w` cells from `cells`, into `m[1..h]`; each row starts `stride`
+-- bytes after the one before (default w).
+local function split(m, cells, w, h, stride)
   local ch = CH -- a local: the compiled inner loop then reloads no upvalue
   local p = 0
   for y = 1, h do
     local row = new_tab(w, 0)
     for x = 1, w do row[x] = ch[byte(cells, p + x)] end
     m[y] = row
-    p = p + w
+    p = p + (stride or w)
   end
+end
+
+-- The cell at argument i of `...`: a position table's raw x and y and the
+-- index after it, or the arguments i and i + 1 and the index after them.
+local function cell_at(i, ...)
+  local v = select(i, ...)
+  if type(v) == "table" then return rawget(v, "x"), rawget(v, "y"), i + 1 end
+  return v, (select(i + 1, ...)), i + 2
 end
 
 -- With the FFI, a map is read into a byte buffer; without it (a LuaJIT
@@ -257,47 +290,73 @@ if has_ffi then
     return visible_rows(seen, h, x0, y0, ww, wh)
   end
 
+  -- fov(m, x, y [, radius [, options]]), or fov(m, position [, radius [,
+  -- options]]): a position's coordinates are its raw fields.
+  local function fov_of(m, x, ...)
+    if type(x) == "table" then return fov(m, rawget(x, "x"), rawget(x, "y"), ...) end
+    return fov(m, x, ...)
+  end
+
   function map.fov(...)
-    local n = select("#", ...)
-    if n >= 3 and n <= 5 then
-      local ok, vis = pcall(fov, ...)
+    local n, table_at = select("#", ...), type((select(2, ...))) == "table" and 1 or 0
+    if n >= 3 - table_at and n <= 5 - table_at then
+      local ok, vis = pcall(fov_of, ...)
       if not ok or vis then return returned("map.fov", ok, vis) end
     end
     return c_fov(...)
   end
 
-  -- The rows of `distances`' result from one double per cell.
-  local function distance_rows(raw, w, h)
+  -- The rows of a map of h rows of w cells from one double per cell of its
+  -- ww x wh window at (x0, y0): NaN and every cell outside are false.
+  local function distance_rows(raw, w, h, x0, y0, ww, wh)
     local d = ffi.cast(doubles, raw)
     local out = new_tab(h, 0)
-    local k = -1
+    local k, x1, y1 = -x0, x0 + ww - 1, y0 + wh - 1
     for y = 1, h do
       local row = new_tab(w, 0)
-      for x = 1, w do
-        local v = d[k + x]
-        if v >= 0 then row[x] = v else row[x] = false end
+      if y < y0 or y > y1 then
+        for x = 1, w do row[x] = false end
+      else
+        for x = 1, x0 - 1 do row[x] = false end
+        for x = x0, x1 do
+          local v = d[k + x]
+          if v == v then row[x] = v else row[x] = false end
+        end
+        for x = x1 + 1, w do row[x] = false end
+        k = k + ww
       end
       out[y] = row
-      k = k + w
     end
     return out
   end
 
-  -- nil where the C function is to answer.
-  local function distances(m, sources, options)
-    local cells, w = read(m, false)
+  -- distances' or flee's rows; nil where the C function is to answer.
+  local function search(window, cells_of, m, sources, options)
+    local h, w = size(m)
+    if not h then return nil end
+    local x0, y0, ww, wh = window(w, h, sources, options)
+    local cells = read_window(m, x0, y0, ww, wh, h, w, false)
     if not cells then return nil end
-    local raw = distances_cells(cells, w, sources, options)
-    return distance_rows(raw, w, #cells / w)
+    local raw = cells_of(cells, ww, w, h, x0, y0, sources, options)
+    return distance_rows(raw, w, h, x0, y0, ww, wh)
   end
 
   function map.distances(...)
     local n = select("#", ...)
     if n >= 2 and n <= 3 then
-      local ok, out = pcall(distances, ...)
+      local ok, out = pcall(search, distances_window, distances_cells, ...)
       if not ok or out then return returned("map.distances", ok, out) end
     end
     return c_distances(...)
+  end
+
+  function map.flee(...)
+    local n = select("#", ...)
+    if n >= 2 and n <= 3 then
+      local ok, out = pcall(search, flee_window, flee_cells, ...)
+      if not ok or out then return returned("map.flee", ok, out) end
+    end
+    return c_flee(...)
   end
 
   local words = ffi.typeof("const uint16_t *")
@@ -334,6 +393,147 @@ if has_ffi then
     end
     return c_autotile(...)
   end
+end
+
+if has_ffi then
+  local u32s = ffi.typeof("const uint32_t *")
+  local function is_cell(x, y, w, h)
+    return type(x) == "number" and type(y) == "number" and x % 1 == 0 and y % 1 == 0
+      and x >= 1 and x <= w and y >= 1 and y <= h
+  end
+
+  -- An array of {x=, y=} from native-endian uint32 pairs.
+  local function positions(raw)
+    local p = ffi.cast(u32s, raw)
+    local n = #raw / 8
+    local out = new_tab(n, 0)
+    for i = 1, n do out[i] = { x = p[2 * i - 2], y = p[2 * i - 1] } end
+    return out
+  end
+
+  -- For the functions that take two cells and options, (m, cell, cell [,
+  -- options]): the map, both cells' coordinates and the options, or nil
+  -- where the C function is to answer (more arguments, a bad map or cell).
+  local function two_cells(...)
+    local m = ...
+    local x1, y1, i = cell_at(2, ...)
+    local x2, y2, j = cell_at(i, ...)
+    if select("#", ...) > j then return nil end
+    local h, w = size(m)
+    if not (h and is_cell(x1, y1, w, h) and is_cell(x2, y2, w, h)) then return nil end
+    return m, h, w, x1, y1, x2, y2, (select(j, ...))
+  end
+
+  -- path's result; false and why when there is none; nil where the C
+  -- function is to answer.
+  local function path(m, h, w, x1, y1, x2, y2, options)
+    if not m then return nil end
+    local x0, y0, ww, wh = path_window(w, h, x1, y1, x2, y2, options)
+    local cells = read_window(m, x0, y0, ww, wh, h, w, false)
+    if not cells then return nil end
+    local raw, why = path_cells(cells, ww, w, h, x0, y0, x1, y1, x2, y2, options)
+    if raw then return positions(raw) end
+    return false, why
+  end
+
+  local function path_of(...) return path(two_cells(...)) end
+
+  function map.path(...)
+    local ok, p, why = pcall(path_of, ...)
+    if not ok or p then return returned("map.path", ok, p) end
+    if p == false then return nil, why end
+    return c_path(...)
+  end
+
+  -- The flags of the ww x wh window at (x0, y0) of `known`: a byte a cell,
+  -- 1 where known[y][x] is truthy; nil unless every row there is a table or
+  -- nil (then the C function reports it).
+  local function read_known(known, x0, y0, ww, wh)
+    local buf = new_bytes(ww * wh)
+    local k, dx = -1, x0 - 1
+    for y = y0, y0 + wh - 1 do
+      local row = rawget(known, y)
+      if type(row) == "table" then
+        for x = 1, ww do
+          local v = rawget(row, dx + x)
+          if not (rawequal(v, nil) or rawequal(v, false)) then buf[k + x] = 1 end
+        end
+      elseif not rawequal(row, nil) then
+        return nil
+      end
+      k = k + ww
+    end
+    return ffi.string(buf, ww * wh)
+  end
+
+  -- explore reads windows around the start as the C function does, from
+  -- EXPLORE_RADIUS on, doubling; false and "explored", or nil where the C
+  -- function is to answer.
+  local function explore(m, known, x, y, options)
+    local h, w = size(m)
+    if not (h and type(known) == "table" and is_cell(x, y, w, h)) then return nil end
+    local r = EXPLORE_RADIUS
+    while true do
+      local x0, y0 = max(1, x - r), max(1, y - r)
+      local ww, wh = min(w, x + r) - x0 + 1, min(h, y + r) - y0 + 1
+      local cells = read_window(m, x0, y0, ww, wh, h, w, false)
+      if not cells then return nil end
+      local flags = read_known(known, x0, y0, ww, wh)
+      if not flags then return nil end
+      local raw, why = explore_cells(cells, ww, flags, w, h, x0, y0, x, y, r, options)
+      if raw then return positions(raw) end
+      if rawequal(raw, nil) then return false, why end
+      r = r * 2
+    end
+  end
+
+  local function explore_of(...)
+    local m, known = ...
+    local x, y, i = cell_at(3, ...)
+    if select("#", ...) > i then return nil end
+    return explore(m, known, x, y, (select(i, ...)))
+  end
+
+  function map.explore(...)
+    local ok, p, why = pcall(explore_of, ...)
+    if not ok or p then return returned("map.explore", ok, p) end
+    if p == false then return nil, why end
+    return c_explore(...)
+  end
+
+  local function sample(m, count, options)
+    local cells, w = read(m, false)
+    if not cells then return nil end
+    return sample_cells(cells, w, count, options)
+  end
+
+  function map.sample(...)
+    local n = select("#", ...)
+    if n >= 2 and n <= 3 then
+      local ok, out = pcall(sample, ...)
+      if not ok or out then return returned("map.sample", ok, out) end
+    end
+    return c_sample(...)
+  end
+end
+
+-- parse's map, built in the order of push_parsed in src/lua/push.rs.
+local function parsed(text, w, h, px, py, sx, sy)
+  local m = new_tab(h, 4)
+  split(m, text, w, h, w + 1)
+  m.width = w
+  m.height = h
+  if px then m.player = { x = px, y = py } end
+  if sx then m.stairs = { x = sx, y = sy } end
+  return m
+end
+
+function map.parse(...)
+  if select("#", ...) == 1 and type((...)) == "string" then
+    local text = ...
+    return returned("map.parse", pcall(parsed, text, parse_size(text)))
+  end
+  return c_parse(...)
 end
 
 -- generate's level, built in the order and with the sizes of push_level in

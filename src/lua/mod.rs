@@ -29,11 +29,14 @@ use mlua::{Lua, Table};
 
 use crate::args::MAX_CELLS;
 use crate::generators::{self, Generator};
-use crate::grid::{Grid, Pos, WALL};
+use crate::grid::{Grid, Pos, Rect, WALL};
 use crate::level::{json, Level};
 use crate::memory;
-use crate::toolkit::board::UNREACHED;
-use crate::toolkit::{autotile, distances, fov, path, reach};
+use crate::toolkit::board::BEYOND;
+use crate::toolkit::path::NoPath;
+use crate::toolkit::{
+    autotile, distances, explore, flee, fov, line, parse, path, reach, sample, step, visible,
+};
 use read::Args;
 
 /// The module's functions, by the name Lua sees.
@@ -49,6 +52,13 @@ const EXPORTS: &[(&str, ffi::lua_CFunction)] = &[
     ("distances", distances),
     ("path", path),
     ("autotile", autotile),
+    ("step", step),
+    ("flee", flee),
+    ("explore", explore),
+    ("sample", sample),
+    ("line", line),
+    ("visible", visible),
+    ("parse", parse),
     ("_panic_probe", panic_probe),
 ];
 
@@ -137,13 +147,26 @@ enum Reply {
     Description(&'static Generator),
     /// `fov`'s rows of `true` (see `push::push_visible`).
     Visible(Box<(args::Fov, Vec<bool>)>),
-    /// Rows of integers, `false` where unreached, `width` a row.
-    Rows(usize, Vec<u64>),
+    /// Rows of integers, `false` where unreached.
+    Rows(Box<push::Rows>),
     /// An array of `{x=, y=}`, or nil and why.
     Positions(Result<Vec<Pos>, String>),
     /// The level as `luajit.lua` takes it.
     #[cfg(feature = "luajit")]
     Parts(Box<Level>),
+    /// `x, y`, or nil.
+    Cell(Option<Pos>),
+    Boolean(bool),
+    /// An array of `{x=, y=}` on any integer coordinates.
+    Points(Vec<(i64, i64)>),
+    /// A map read from text.
+    Parsed(Box<parse::Parsed>),
+    /// A window of a map, as `luajit.lua` takes it.
+    #[cfg(feature = "luajit")]
+    Window(crate::grid::Rect),
+    /// A parsed map's size and `@` and `>`, as `luajit.lua` takes them.
+    #[cfg(feature = "luajit")]
+    ParsedSize(Box<parse::Parsed>),
 }
 
 unsafe extern "C-unwind" fn new_map(state: *mut lua_State) -> c_int {
@@ -210,18 +233,158 @@ unsafe extern "C-unwind" fn fov(state: *mut lua_State) -> c_int {
 /// `map.distances(m, sources [, options])`: a Dijkstra map.
 unsafe extern "C-unwind" fn distances(state: *mut lua_State) -> c_int {
     call(state, "map.distances", |args| {
-        let (grid, sources, walk) = args::distances(args)?;
-        let dist = distances::distances(&grid, &sources, &walk);
-        Ok(Reply::Rows(grid.width(), dist))
+        let s = args::searched(args, args::DISTANCES, memory::bound_distances)?;
+        let values = distances::distances_from(&s.grid, &s.sources, &s.walk, &s.limits);
+        Ok(rows(&s, values))
     })
+}
+
+/// A search's values over its window, as the rows of the whole map.
+fn rows(s: &args::Searched, values: Vec<i64>) -> Reply {
+    Reply::Rows(Box::new(push::Rows {
+        size: s.size,
+        window: s.window,
+        values,
+    }))
 }
 
 /// `map.path(m, x1, y1, x2, y2 [, options])`: a shortest path, or nil and why.
 unsafe extern "C-unwind" fn path(state: *mut lua_State) -> c_int {
     call(state, "map.path", |args| {
-        let (grid, from, to, walk) = args::path(args)?;
-        let found = path::path(&grid, from, to, &walk).map_err(|e| e.to_string());
-        Ok(Reply::Positions(found))
+        Ok(Reply::Positions(route(&args::path(args)?)))
+    })
+}
+
+/// The path `route` asks for, as cells of the map, or why there is none.
+pub(super) fn route(r: &args::Route) -> Result<Vec<Pos>, String> {
+    let (window, from, to) = (r.window, r.from, r.to);
+    let found = if r.near {
+        let (a, b) = (window.inside(from), window.inside(to));
+        path::path_within(&r.grid, a, b, &r.walk, &r.limits)
+    } else {
+        // Farther than `max`: the grid is the goal's cell alone.
+        let open =
+            !r.walk.blocked[r.grid.cells()[0] as usize] && r.limits.closed.first() != Some(&true);
+        Err(path::too_far(from, to, open))
+    };
+    match found {
+        Ok(mut cells) => {
+            cells.iter_mut().for_each(|p| *p = window.outside(*p));
+            Ok(cells)
+        }
+        Err(NoPath::GoalBlocked { .. }) => Err(NoPath::GoalBlocked { goal: to }.to_string()),
+        Err(NoPath::NotConnected { .. }) => Err(NoPath::NotConnected { from, to }.to_string()),
+    }
+}
+
+/// `map.step(m, d, x, y [, options])`: the neighbour to step to, or nil.
+unsafe extern "C-unwind" fn step(state: *mut lua_State) -> c_int {
+    call(state, "map.step", |args| {
+        let s = args::step(args)?;
+        let to = step::step(&s.grid, &s.values, s.from, &s.walk, &s.closed);
+        Ok(Reply::Cell(to.map(|p| s.window.outside(p))))
+    })
+}
+
+/// `map.flee(m, sources [, options])`: a safety map.
+unsafe extern "C-unwind" fn flee(state: *mut lua_State) -> c_int {
+    call(state, "map.flee", |args| {
+        let s = args::searched(args, args::FLEE, memory::bound_flee)?;
+        let values =
+            flee::flee(&s.grid, &s.sources, &s.walk, &s.limits, s.factor).map_err(|e| {
+                flee::Overflow {
+                    at: s.window.outside(e.at),
+                    ..e
+                }
+                .to_string()
+            })?;
+        Ok(rows(&s, values))
+    })
+}
+
+/// `map.explore(m, known, x, y [, options])`: the path to the nearest
+/// frontier cell, or nil and "explored". It reads the map and `known` in
+/// windows around the start, from `EXPLORE_RADIUS` on, doubling until the
+/// answer is inside one or the window is the map (`explore_within`).
+unsafe extern "C-unwind" fn explore(state: *mut lua_State) -> c_int {
+    call(state, "map.explore", |args| {
+        let asked = args::explore(args)?;
+        let mut r = args::EXPLORE_RADIUS;
+        loop {
+            let window = asked.window(r);
+            let whole = window == crate::grid::Rect::whole(asked.size);
+            match explore_in(&asked.read(args, window, None)?, window, whole, r) {
+                Some(found) => return Ok(Reply::Positions(found)),
+                None => r = r.saturating_mul(2),
+            }
+        }
+    })
+}
+
+/// The answer `explore` finds in `window` (of radius `r`, or the whole
+/// map), as cells of the map; `None` to read a larger window.
+pub(super) fn explore_in(
+    e: &args::ExploreWindow,
+    window: crate::grid::Rect,
+    whole: bool,
+    r: usize,
+) -> Option<Result<Vec<Pos>, String>> {
+    let max = (!whole).then(|| r as i64 - 1);
+    match explore::explore_within(&e.grid, &e.known, e.start, &e.walk, &e.avoided, max) {
+        Some(mut path) => {
+            path.iter_mut().for_each(|p| *p = window.outside(*p));
+            Some(Ok(path))
+        }
+        None if whole => Some(Err("explored".to_string())),
+        None => None,
+    }
+}
+
+/// `map.sample(m, count [, options])`: distinct random cells.
+unsafe extern "C-unwind" fn sample(state: *mut lua_State) -> c_int {
+    call(state, "map.sample", |args| {
+        let (grid, count, seed, filter) = args::sample(args)?;
+        let cells = sample::sample(&grid, count, seed, &filter).map_err(|e| e.to_string())?;
+        Ok(Reply::Positions(Ok(cells)))
+    })
+}
+
+/// `map.line(x1, y1, x2, y2)`: the cells of a straight line.
+unsafe extern "C-unwind" fn line(state: *mut lua_State) -> c_int {
+    call(state, "map.line", |args| {
+        let (a, b) = args::line(args)?;
+        Ok(Reply::Points(line::line(a, b)))
+    })
+}
+
+/// `map.visible(m, x1, y1, x2, y2 [, options])`: whether the second cell
+/// is in the first's field of view. It reads the target first: one that
+/// is not opaque is decided by the cells on the ray to it alone
+/// (`visible::along`), read one at a time up to the first that blocks; an
+/// opaque one by the rectangle between the two.
+unsafe extern "C-unwind" fn visible(state: *mut lua_State) -> c_int {
+    call(state, "map.visible", |args| {
+        let s = args::visible(args)?;
+        let width = s.size.0;
+        let target = args.cell_at(1, (s.to.x, s.to.y), width)?;
+        let seen = if s.opaque[target as usize] {
+            let w = s.window;
+            let grid = args.window(1, (w.x, w.y), (w.w, w.h), width)?;
+            let (from, to) = (w.inside(s.from), w.inside(s.to));
+            visible::visible(&grid, from, to, s.radius, &s.opaque)
+        } else {
+            visible::along(s.from, s.to, s.radius, &s.opaque, |p| {
+                args.cell_at(1, (p.x, p.y), width)
+            })?
+        };
+        Ok(Reply::Boolean(seen))
+    })
+}
+
+/// `map.parse(text)`: the map a text draws.
+unsafe extern "C-unwind" fn parse(state: *mut lua_State) -> c_int {
+    call(state, "map.parse", |args| {
+        Ok(Reply::Parsed(Box::new(args::parse(args)?)))
     })
 }
 
@@ -231,11 +394,12 @@ unsafe extern "C-unwind" fn autotile(state: *mut lua_State) -> c_int {
     call(state, "map.autotile", |args| {
         let (grid, tile) = args::autotile(args)?;
         let masks = autotile::masks(&grid, &tile);
-        let rows = masks
-            .iter()
-            .map(|m| m.map_or(UNREACHED, u64::from))
-            .collect();
-        Ok(Reply::Rows(grid.width(), rows))
+        let size = (grid.width(), grid.height());
+        Ok(Reply::Rows(Box::new(push::Rows {
+            size,
+            window: Rect::whole(size),
+            values: masks.iter().map(|m| m.map_or(BEYOND, i64::from)).collect(),
+        })))
     })
 }
 
@@ -300,11 +464,19 @@ unsafe extern "C-unwind" fn push_reply(state: *mut lua_State) -> c_int {
             let (fov, seen) = &**fov;
             push::push_visible(state, fov.height, fov.corner, fov.window.width(), seen)
         }
-        Reply::Rows(width, values) => push::push_rows_of_integers(state, *width, values),
+        Reply::Rows(rows) => push::push_rows_of_integers(state, rows),
         Reply::Positions(Ok(cells)) => push::push_positions(state, cells),
         Reply::Positions(Err(why)) => push::push_nil_and(state, why),
         #[cfg(feature = "luajit")]
         Reply::Parts(level) => luajit::push_level_parts(state, level),
+        Reply::Cell(cell) => push::push_cell(state, *cell),
+        Reply::Boolean(b) => push::push_boolean(state, *b),
+        Reply::Points(points) => push::push_points(state, points),
+        Reply::Parsed(parsed) => push::push_parsed(state, parsed),
+        #[cfg(feature = "luajit")]
+        Reply::Window(window) => luajit::push_window(state, *window),
+        #[cfg(feature = "luajit")]
+        Reply::ParsedSize(parsed) => luajit::push_parsed_size(state, parsed),
     }
 }
 

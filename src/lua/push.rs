@@ -13,9 +13,10 @@ use std::ffi::{c_int, CStr};
 use mlua::ffi::{self, lua_State};
 
 use crate::generators::{Default, Generator, Kind, OptionSpec};
-use crate::grid::{Grid, Pos};
+use crate::grid::{Grid, Pos, Rect};
 use crate::level::{Level, ITEMS};
-use crate::toolkit::board::UNREACHED;
+use crate::toolkit::board::BEYOND;
+use crate::toolkit::parse::Parsed;
 
 /// Makes room for `slots` more values on the stack, or raises "stack
 /// overflow (no room on the Lua stack for the result)".
@@ -288,23 +289,41 @@ pub unsafe fn push_visible(
     1
 }
 
-/// Rows of `width` integers (`map.distances`' table), `false` where
-/// `UNREACHED`.
-pub unsafe fn push_rows_of_integers(l: *mut lua_State, width: usize, dist: &[u64]) -> c_int {
+/// A distance map for a map of `size`: the `values` of the cells of
+/// `window` (row-major, `BEYOND` where unreached); every other cell is
+/// unreached.
+pub struct Rows {
+    pub size: (usize, usize),
+    pub window: Rect,
+    pub values: Vec<i64>,
+}
+
+/// Rows of integers (`map.distances`' table), `false` where unreached.
+pub unsafe fn push_rows_of_integers(l: *mut lua_State, rows: &Rows) -> c_int {
     make_room(l, 4);
-    let height = dist.len() / width;
+    let ((width, height), w) = (rows.size, rows.window);
     ffi::lua_createtable(l, height as c_int, 0);
-    for (y, row) in dist.chunks_exact(width).enumerate() {
+    for y in 1..=height {
         ffi::lua_createtable(l, width as c_int, 0);
-        for (x, &d) in row.iter().enumerate() {
-            if d == UNREACHED {
+        let inside: &[i64] = if (w.y..w.y + w.h).contains(&y) {
+            &rows.values[(y - w.y) * w.w..][..w.w]
+        } else {
+            &[]
+        };
+        for x in 1..=width {
+            let v = if inside.is_empty() || !(w.x..w.x + w.w).contains(&x) {
+                BEYOND
+            } else {
+                inside[x - w.x]
+            };
+            if v == BEYOND {
                 ffi::lua_pushboolean(l, 0);
             } else {
-                ffi::lua_pushinteger(l, d as ffi::lua_Integer);
+                ffi::lua_pushinteger(l, v as ffi::lua_Integer);
             }
-            ffi::lua_rawseti(l, -2, x as ffi::lua_Integer + 1);
+            ffi::lua_rawseti(l, -2, x as ffi::lua_Integer);
         }
-        ffi::lua_rawseti(l, -2, y as ffi::lua_Integer + 1);
+        ffi::lua_rawseti(l, -2, y as ffi::lua_Integer);
     }
     1
 }
@@ -324,4 +343,55 @@ pub unsafe fn push_nil_and(l: *mut lua_State, why: &str) -> c_int {
     ffi::lua_pushnil(l);
     ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
     2
+}
+
+/// `nx, ny`, or nil (`map.step`'s).
+pub unsafe fn push_cell(l: *mut lua_State, cell: Option<Pos>) -> c_int {
+    match cell {
+        Some(p) => {
+            ffi::lua_pushinteger(l, p.x as ffi::lua_Integer);
+            ffi::lua_pushinteger(l, p.y as ffi::lua_Integer);
+            2
+        }
+        None => {
+            ffi::lua_pushnil(l);
+            1
+        }
+    }
+}
+
+pub unsafe fn push_boolean(l: *mut lua_State, b: bool) -> c_int {
+    ffi::lua_pushboolean(l, c_int::from(b));
+    1
+}
+
+/// An array of `{x=, y=}` on any integer coordinates (`map.line`'s).
+pub unsafe fn push_points(l: *mut lua_State, points: &[(i64, i64)]) -> c_int {
+    make_room(l, 6);
+    ffi::lua_createtable(l, points.len() as c_int, 0);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        ffi::lua_createtable(l, 0, 2);
+        let t = ffi::lua_gettop(l);
+        set_int(l, t, c"x", x);
+        set_int(l, t, c"y", y);
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    1
+}
+
+/// `map.parse`'s table: the rows, `width`, `height`, and `player` and
+/// `stairs` where the map has an `@` and a `>`.
+pub unsafe fn push_parsed(l: *mut lua_State, parsed: &Parsed) -> c_int {
+    make_room(l, PUSH_SLOTS);
+    push_rows(l, &parsed.grid, 4);
+    let map = ffi::lua_gettop(l);
+    set_int(l, map, c"width", parsed.grid.width() as i64);
+    set_int(l, map, c"height", parsed.grid.height() as i64);
+    for (key, at) in [(c"player", parsed.player), (c"stairs", parsed.stairs)] {
+        if let Some(p) = at {
+            push_pos(l, p, 0);
+            ffi::lua_setfield(l, map, key.as_ptr());
+        }
+    }
+    1
 }

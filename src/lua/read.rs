@@ -20,6 +20,7 @@ use mlua::ffi::{self, lua_State};
 use crate::args::{Arg, MAX_CELLS};
 use crate::grid::Grid;
 use crate::level::Params;
+use crate::toolkit::board::{BEYOND, MAX_VALUE};
 
 /// Declares `Field`, the names the readers look up in tables.
 macro_rules! fields {
@@ -48,6 +49,10 @@ fields! {
     X = "x",
     Y = "y",
     Cost = "cost",
+    Value = "value",
+    Avoid = "avoid",
+    Known = "known",
+    From = "from",
     Vaults = "vaults",
     Rows = "rows",
     Count = "count",
@@ -212,6 +217,136 @@ impl Args {
         width: usize,
     ) -> Result<Grid, String> {
         unsafe { read_window(self.state, index, (x0, y0), (w, h), width) }
+    }
+
+    /// For the array at `index` of raw length `len`: the first missing
+    /// index, if a positive integer key lies past `len` or one in `1..=len`
+    /// is nil (then Lua 5.4 and LuaJIT may see different lengths), so that
+    /// both report the same hole.
+    pub fn hole(&self, index: c_int, len: usize) -> Option<usize> {
+        unsafe {
+            let l = self.state;
+            let t = ffi::lua_absindex(l, index);
+            if ffi::lua_type(l, t) != ffi::LUA_TTABLE {
+                return None;
+            }
+            let beyond = has_key_beyond(l, t, len);
+            let upto = if beyond { len + 1 } else { len };
+            (1..=upto).find(|&i| {
+                let missing = ffi::lua_rawgeti(l, t, i as ffi::lua_Integer) == ffi::LUA_TNIL;
+                ffi::lua_settop(l, -2);
+                missing
+            })
+        }
+    }
+
+    /// Rows `y0 .. y0+h` of the table of rows at `index` (`name` in
+    /// messages), cells `x0 .. x0+w` of each: whether each is truthy (not
+    /// nil or false), row-major. A row may be nil (nothing in it is);
+    /// anything else but a table is an error naming it.
+    pub fn flags(
+        &self,
+        index: c_int,
+        name: &str,
+        (x0, y0): (usize, usize),
+        (w, h): (usize, usize),
+    ) -> Result<Vec<bool>, String> {
+        let mut flags = Vec::with_capacity(w * h);
+        unsafe {
+            let l = self.state;
+            let t = ffi::lua_absindex(l, index);
+            for y in y0..y0 + h {
+                let kind = ffi::lua_rawgeti(l, t, y as ffi::lua_Integer);
+                let row = ffi::lua_gettop(l);
+                if kind == ffi::LUA_TTABLE {
+                    flags.extend((x0..x0 + w).map(|x| {
+                        ffi::lua_rawgeti(l, row, x as ffi::lua_Integer);
+                        let truthy = ffi::lua_toboolean(l, -1) != 0;
+                        ffi::lua_settop(l, -2);
+                        truthy
+                    }));
+                }
+                ffi::lua_settop(l, -2);
+                match kind {
+                    ffi::LUA_TTABLE => {}
+                    ffi::LUA_TNIL => flags.extend(std::iter::repeat_n(false, w)),
+                    other => {
+                        let got = type_name(l, other);
+                        return Err(format!("{name}[{y}] must be a table or nil, got {got}"));
+                    }
+                }
+            }
+        }
+        Ok(flags)
+    }
+
+    /// The cells `(x0, y0) + (w, h)` of the table of rows of values at
+    /// `index` (`name` in messages), row-major: each `false` (read as
+    /// `BEYOND`, higher than any value) or an integer within `±MAX_VALUE`;
+    /// the first that is not (in row order) is the error, naming it.
+    pub fn values(
+        &self,
+        index: c_int,
+        name: &str,
+        (x0, y0): (usize, usize),
+        (w, h): (usize, usize),
+    ) -> Result<Vec<i64>, String> {
+        let mut values = Vec::with_capacity(w * h);
+        unsafe {
+            let l = self.state;
+            let t = ffi::lua_absindex(l, index);
+            for y in y0..y0 + h {
+                let kind = ffi::lua_rawgeti(l, t, y as ffi::lua_Integer);
+                let row = ffi::lua_gettop(l);
+                let read = if kind == ffi::LUA_TTABLE {
+                    (x0..x0 + w).try_for_each(|x| {
+                        ffi::lua_rawgeti(l, row, x as ffi::lua_Integer);
+                        // A string stays alive while the row holds it.
+                        let v = value(l, -1);
+                        ffi::lua_settop(l, -2);
+                        values.push(match (v, v.integer()) {
+                            (Arg::Bool(false), _) => BEYOND,
+                            (_, Some(i)) if i.unsigned_abs() <= MAX_VALUE as u64 => i,
+                            _ => {
+                                return Err(format!(
+                                    "{name}[{y}][{x}] must be false or an integer with |v| <= 2^53, got {v}"
+                                ))
+                            }
+                        });
+                        Ok(())
+                    })
+                } else {
+                    let got = type_name(l, kind);
+                    Err(format!("{name}[{y}] must be a table, got {got}"))
+                };
+                ffi::lua_settop(l, -2);
+                read?;
+            }
+        }
+        Ok(values)
+    }
+
+    /// Cell `(x, y)` of the map at `index`, of `width` columns (from
+    /// `map_size`): its row checked as `grid` checks rows, the cell read.
+    pub fn cell_at(
+        &self,
+        index: c_int,
+        (x, y): (usize, usize),
+        width: usize,
+    ) -> Result<u8, String> {
+        let mut cell = Vec::with_capacity(1);
+        unsafe {
+            let l = self.state;
+            let map = ffi::lua_absindex(l, index);
+            if ffi::lua_type(l, map) != ffi::LUA_TTABLE {
+                return Err("map must be a table of rows".into());
+            }
+            let t = ffi::lua_rawgeti(l, map, y as ffi::lua_Integer);
+            let read = read_row(l, t, y, width, x..x + 1, Some(&mut cell));
+            ffi::lua_settop(l, -2);
+            read?;
+        }
+        Ok(cell[0])
     }
 
     /// The map table at `index`, of the `size` `map_size` gave, copied into

@@ -107,6 +107,9 @@ pub(crate) struct Board {
     /// Per direction, the index offset of the cell entered and of the two
     /// cells a diagonal step passes between.
     offsets: [(isize, isize, isize); 8],
+    /// The highest distance a search settles (`limit`); farther cells stay
+    /// unreached.
+    limit: u64,
 }
 
 impl Board {
@@ -139,6 +142,7 @@ impl Board {
             diagonal: walk.diagonal,
             weighted: walk.cost.is_some(),
             offsets: DIRECTIONS.map(|(dx, dy)| (dx + dy * s, dx, dy * s)),
+            limit: u64::MAX,
         }
     }
 
@@ -203,16 +207,42 @@ impl Board {
     /// Returns the start's distance (`UNREACHED` when forward).
     pub(crate) fn search(&mut self, sources: &[usize], backward: Option<usize>) -> u64 {
         match (self.weighted, self.diagonal) {
-            (true, _) => self.dijkstra(sources, backward),
+            (true, _) => self.dijkstra(sources.iter().map(|&s| (s, 0)), backward),
             (false, false) => self.breadth_first::<4>(sources, backward),
             (false, true) => self.breadth_first::<8>(sources, backward),
         }
     }
 
+    /// Closes the cells of the grid that `closed` (row-major, or empty for
+    /// none) marks: they cannot be entered, and they are corners a diagonal
+    /// step cannot pass, as blocked characters are.
+    pub(crate) fn close(&mut self, closed: &[bool]) {
+        for (k, _) in closed.iter().enumerate().filter(|(_, &c)| c) {
+            let i = (k / self.width + 1) * self.stride + k % self.width + 1;
+            if self.cells[i] != CLOSED {
+                self.cells[i] = CLOSED;
+                self.open -= 1;
+            }
+        }
+    }
+
+    /// Searches settle no cell farther than `limit` (which the sources'
+    /// own keys count towards).
+    pub(crate) fn set_limit(&mut self, limit: u64) {
+        self.limit = limit;
+    }
+
+    /// Distances from sources that each start at their own key (forward,
+    /// as `search` without `backward`): Dijkstra's algorithm, whatever the
+    /// costs, as keys that differ break the levels of a breadth-first walk.
+    pub(crate) fn search_keyed(&mut self, sources: &[(usize, u64)]) {
+        self.dijkstra(sources.iter().copied(), None);
+    }
+
     /// The distance `search` found to `i`, or `UNREACHED`. (Not for a
     /// blocked cell found as the backward start: `search` returned that.)
     pub(crate) fn distance(&self, i: usize) -> u64 {
-        if self.weighted {
+        if !self.costs.is_empty() {
             self.costs[i]
         } else if self.cells[i] >= REACHED {
             u64::from(self.cells[i] - REACHED)
@@ -256,6 +286,9 @@ impl Board {
         while head < queue.len() {
             let end = queue.len();
             level += 1;
+            if u64::from(level - REACHED) > self.limit {
+                break;
+            }
             for q in head..end {
                 let i = queue[q] as usize;
                 for k in 0..DIRECTIONS {
@@ -275,15 +308,21 @@ impl Board {
     }
 
     /// Dijkstra's algorithm over a radix heap that holds each cell at most
-    /// once (a cell whose distance drops is moved in it).
-    fn dijkstra(&mut self, sources: &[usize], backward: Option<usize>) -> u64 {
+    /// once (a cell whose distance drops is moved in it), from sources that
+    /// start at their own keys; nothing past `limit` is settled.
+    fn dijkstra(
+        &mut self,
+        sources: impl IntoIterator<Item = (usize, u64)>,
+        backward: Option<usize>,
+    ) -> u64 {
         let start = backward.unwrap_or(usize::MAX);
         let mut d = vec![UNREACHED; self.cells.len()];
         let mut heap = RadixHeap::new(self.cells.len());
-        for &s in sources {
-            if d[s] != 0 {
-                d[s] = 0;
-                heap.push(s as u32, 0, None);
+        for (s, key) in sources {
+            if key < d[s] && key <= self.limit {
+                let queued = (d[s] != UNREACHED).then_some(d[s]);
+                d[s] = key;
+                heap.push(s as u32, key, queued);
             }
         }
         let n = if self.diagonal { 8 } else { 4 };
@@ -297,7 +336,7 @@ impl Board {
                 if let Some(j) = self.step(i, k, |j| self.is_open(j) | (j == start)) {
                     let arrive = if backward.is_some() { 0 } else { self.cost(j) };
                     let next = g + leave + arrive;
-                    if next < d[j] {
+                    if next < d[j] && next <= self.limit {
                         // A finite distance that can still drop is queued:
                         // a settled cell's is at most `g`.
                         let queued = (d[j] != UNREACHED).then_some(d[j]);
@@ -327,4 +366,43 @@ fn entering_costs(walk: &Walk) -> [u32; 256] {
         );
         cost as u32
     })
+}
+
+/// The largest magnitude a distance map's value may have: start values are
+/// at most this far from 0, and a search settles nothing farther, so every
+/// value is exact in LuaJIT's doubles.
+pub const MAX_VALUE: i64 = 1 << 53;
+
+/// In a distance map with start values (`distances::distances_from`): a
+/// cell that is blocked, closed or unreached, farther than any value.
+pub const BEYOND: i64 = i64::MAX;
+
+/// A source of a distance map and the value it starts at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Source {
+    pub pos: Pos,
+    pub value: i64,
+}
+
+impl From<Pos> for Source {
+    fn from(pos: Pos) -> Source {
+        Source { pos, value: 0 }
+    }
+}
+
+/// What limits a search besides its walk: cells that cannot be entered
+/// besides the blocked characters (a game's monsters, cells it has not
+/// seen), row-major over the grid (empty: none), and the highest value it
+/// settles (`None`: `MAX_VALUE`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub closed: Vec<bool>,
+    pub max: Option<i64>,
+}
+
+impl Limits {
+    /// The highest value searched: `max`, and never past `MAX_VALUE`.
+    pub fn max_value(&self) -> i64 {
+        self.max.map_or(MAX_VALUE, |m| m.min(MAX_VALUE))
+    }
 }

@@ -1,7 +1,7 @@
 //! Dijkstra maps: the walking distance (or summed entering cost) from the
 //! nearest of some sources to every cell, searched on the `Board`.
 
-use super::board::{Board, Walk};
+use super::board::{Board, Limits, Source, Walk, BEYOND, UNREACHED};
 use crate::grid::{Grid, Pos};
 
 /// Steps (or summed costs) from the nearest source to every cell, row-major; UNREACHED for
@@ -22,6 +22,59 @@ pub fn distances(grid: &Grid, sources: &[Pos], walk: &Walk) -> Vec<u64> {
         rows[grid.index(board.pos(s))] = 0;
     }
     rows
+}
+
+/// A distance map as `map.distances` makes it: the least of `value + cost
+/// of the walk` over the sources, for each cell, row-major; `BEYOND` where
+/// that is more than `limits.max_value()` or no walk leads, and for cells
+/// that cannot be entered (but sources, which count even when blocked or
+/// closed). `limits.closed` cells cannot be entered, and are corners as
+/// blocked ones are. Every value lies within `±MAX_VALUE`: start values
+/// must (the binding checks them), and no farther cell is settled.
+///
+/// A source whose value is beyond the limit reaches nothing, not even its
+/// own cell. The search settles only cells within the limit, so its work
+/// grows with the area within `max`; the board is the grid's size.
+pub fn distances_from(grid: &Grid, sources: &[Source], walk: &Walk, limits: &Limits) -> Vec<i64> {
+    let max = limits.max_value();
+    let mut board = Board::new(grid, walk);
+    board.close(&limits.closed);
+    let kept: Vec<(usize, i64)> = sources
+        .iter()
+        .filter(|s| s.value <= max)
+        .map(|s| (board.index(s.pos), s.value))
+        .collect();
+    let Some(least) = kept.iter().map(|&(_, v)| v).min() else {
+        return vec![BEYOND; grid.cells().len()];
+    };
+    // Keys count from the least start value, so that they are >= 0.
+    board.set_limit((max - least) as u64);
+    if walk.cost.is_none() && kept.iter().all(|&(_, v)| v == least) {
+        let indices: Vec<usize> = kept.iter().map(|&(i, _)| i).collect();
+        board.search(&indices, None);
+    } else {
+        let keyed: Vec<(usize, u64)> = kept.iter().map(|&(i, v)| (i, (v - least) as u64)).collect();
+        board.search_keyed(&keyed);
+    }
+    let mut values: Vec<i64> = board
+        .distances()
+        .into_iter()
+        .map(|d| {
+            if d == UNREACHED {
+                BEYOND
+            } else {
+                d as i64 + least
+            }
+        })
+        .collect();
+    for &(i, v) in &kept {
+        // A breadth-first search leaves a closed source unmarked (it is a
+        // corner like any closed cell): its value is its own, or a lower
+        // one given for the same cell.
+        let cell = grid.index(board.pos(i));
+        values[cell] = values[cell].min(v);
+    }
+    values
 }
 
 #[cfg(test)]

@@ -5,8 +5,15 @@
 pub mod autotile;
 pub mod board;
 pub mod distances;
+pub mod explore;
+pub mod flee;
 pub mod flood;
 pub mod fov;
+pub mod line;
+pub mod parse;
 pub mod path;
 mod radix_heap;
 pub mod reach;
+pub mod sample;
+pub mod step;
+pub mod visible;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::board::{Board, Walk, UNREACHED};
+use super::board::{Board, Limits, Walk, UNREACHED};
 use crate::grid::{Grid, Pos};
 
 /// Why `path` found no path.
@@ -44,7 +44,23 @@ impl fmt::Display for NoPath {
 /// its cost to the goal plus the cost of entering it equals the current
 /// cell's cost to the goal.
 pub fn path(grid: &Grid, from: Pos, to: Pos, walk: &Walk) -> Result<Vec<Pos>, NoPath> {
+    path_within(grid, from, to, walk, &Limits::default())
+}
+
+/// `path` with `limits`: their closed cells cannot be entered (the start
+/// can always be left) and are corners as blocked ones are, a closed goal
+/// is `GoalBlocked`, and a path costing more than `limits.max_value()` is
+/// `NotConnected` (the search from the goal settles nothing farther).
+pub fn path_within(
+    grid: &Grid,
+    from: Pos,
+    to: Pos,
+    walk: &Walk,
+    limits: &Limits,
+) -> Result<Vec<Pos>, NoPath> {
     let mut board = Board::new(grid, walk);
+    board.close(&limits.closed);
+    board.set_limit(limits.max_value().max(0) as u64);
     let (start, goal) = (board.index(from), board.index(to));
     if start == goal {
         return Ok(vec![from]);
@@ -75,6 +91,18 @@ pub fn path(grid: &Grid, from: Pos, to: Pos, walk: &Walk) -> Result<Vec<Pos>, No
         cells.push(board.pos(v));
     }
     Ok(cells)
+}
+
+/// `path_within`'s answer, without a search, when the start is farther
+/// from the goal along an axis than `max` (each step moves one cell at
+/// most and costs at least 1): `GoalBlocked` if the goal cannot be entered
+/// (`goal_open` false), else `NotConnected`.
+pub fn too_far(from: Pos, to: Pos, goal_open: bool) -> NoPath {
+    if goal_open {
+        NoPath::NotConnected { from, to }
+    } else {
+        NoPath::GoalBlocked { goal: to }
+    }
 }
 
 #[cfg(test)]
