@@ -57,15 +57,11 @@ impl Design {
                 return Err(format!("{name} must be {shape}, got {t}"));
             }
         }
-        if self.vaults.len() > MAX_TEMPLATES {
-            return Err(too_many_templates(self.vaults.len()));
-        }
+        at_most(self.vaults.len(), MAX_TEMPLATES, too_many_templates)?;
         let copies: usize = self.vaults.iter().map(|t| t.count).sum();
-        if copies > MAX_COPIES {
-            return Err(format!(
-                "vaults ask for {copies} copies in all, at most {MAX_COPIES}"
-            ));
-        }
+        at_most(copies, MAX_COPIES, |n| {
+            format!("vaults ask for {n} copies in all, at most {MAX_COPIES}")
+        })?;
         for (c, what) in [(PLAYER, "@"), (STAIRS, ">")] {
             let held: usize = self.vaults.iter().map(|t| t.holds(c) * t.count).sum();
             if held > 1 {
@@ -87,15 +83,11 @@ impl Design {
                 ));
             }
         }
-        if self.place.len() > MAX_ENTRIES {
-            return Err(too_many_entries(self.place.len()));
-        }
+        at_most(self.place.len(), MAX_ENTRIES, too_many_entries)?;
         let asked: usize = self.place.iter().map(|p| p.count).sum();
-        if asked > MAX_PLACED {
-            return Err(format!(
-                "place asks for {asked} cells in all, at most {MAX_PLACED}"
-            ));
-        }
+        at_most(asked, MAX_PLACED, |n| {
+            format!("place asks for {n} cells in all, at most {MAX_PLACED}")
+        })?;
         Ok(())
     }
 
@@ -116,6 +108,14 @@ impl Design {
             x: x as usize,
             y: y as usize,
         })
+    }
+}
+
+/// `message(n)` as the error when `n` is above `max`.
+pub fn at_most(n: usize, max: usize, message: impl FnOnce(usize) -> String) -> Result<(), String> {
+    match n > max {
+        true => Err(message(n)),
+        false => Ok(()),
     }
 }
 
