@@ -59,7 +59,7 @@ case_() {
   local script=${name%%-*}
   if [ $status -eq 0 ] && tail -n 1 "$log" | grep -qx "ok: $script"; then
     passed=$((passed + 1))
-    printf 'PASS %-22s %3ss  %s\n' "$name" "$took" "$(grep -v '^ok: ' "$log" | tail -n 1 | cut -c1-110)"
+    printf 'PASS %-26s %3ss  %s\n' "$name" "$took" "$(grep -v '^ok: ' "$log" | tail -n 1 | cut -c1-110)"
     return
   fi
   local why="exit $status"
@@ -72,7 +72,7 @@ case_() {
     why="$why; Rust: $(grep -m1 -o 'memory allocation of .* failed' "$log")"
   fi
   failed+=("$name")
-  printf 'FAIL %-22s %3ss  %s\n' "$name" "$took" "$why"
+  printf 'FAIL %-26s %3ss  %s\n' "$name" "$took" "$why"
   grep -v '^  *[0-9]*: \|^ *at \|^stack backtrace:\|^note: ' "$log" | tail -n 8 | sed 's/^/     | /'
 }
 
@@ -84,7 +84,9 @@ case_ capped_tight - $CAPPED 40 tests/host/capped_tight.lua
 for lua in lua5.4 luajit; do
   case_ "ulimit_simple-$lua" 60000 "$lua" tests/host/ulimit_simple.lua
   case_ "ulimit_fill-$lua" 400000 "$lua" tests/host/ulimit_fill.lua
-  case_ "ulimit_sweep-$lua" 300000 "$lua" tests/host/ulimit_sweep.lua
+  for headroom in 0 1 4 16 64; do
+    case_ "ulimit_sweep-$lua-${headroom}MiB" 300000 "$lua" tests/host/ulimit_sweep.lua $headroom
+  done
 done
 # A nearly full Lua stack.
 for lua in lua5.4 luajit; do
