@@ -51,10 +51,11 @@ test-lua: all
 test-host: all
 	tests/host/run.sh
 
-# The LÖVE demo (examples/love/): play it, or run its scripted mode headless
-# under Xvfb, which also refreshes docs/love-demo.png.
+# The LÖVE demo (examples/love/): play it, or run its scripted game headless
+# under Xvfb, which also refreshes docs/love-demo.png and docs/love-demo-tiles.png.
+# Without a display, play says so and fails (examples/love/play.sh).
 play: $(BUILD)/5.1/map.so
-	love examples/love
+	examples/love/play.sh
 
 test-love: $(BUILD)/5.1/map.so
 	examples/love/test.sh

@@ -1,11 +1,7 @@
--- The LÖVE demo's game (examples/love/game.lua) and its scripted run
+-- The LÖVE demo's game (examples/love/game.lua) and its scripted game
 -- (examples/love/script.lua), headless: both are plain Lua with no `love`
 -- calls, so they run here on Lua 5.4 and LuaJIT like the other specs.
 local map = require "map"
-local support = require "spec.support"
-
-local from_text = support.from_text
-local fmt = string.format
 
 -- The demo's modules by their own names, as LÖVE loads them; package.path is
 -- put back afterwards so that no other spec sees examples/love/.
@@ -18,10 +14,10 @@ do
   package.path = saved
 end
 
--- A game on a hand-built map (the seed and algorithm are not used).
-local function game_on(text, options)
-  local game = Game.new(options)
-  game:set_map(from_text(text))
+-- A game on a hand-made map (its g and o become monsters).
+local function game_on(rows)
+  local game = Game.new { seed = 1 }
+  game:use_map(map.parse(table.concat(rows, "\n")))
   return game
 end
 
@@ -30,330 +26,211 @@ local function assert_checks(game)
   assert(ok, problems and table.concat(problems, "; "))
 end
 
--- Auto-walks the current level to its stairs; returns the steps taken.
-local function walk_to_stairs(game)
-  local path = assert(game:path_to_stairs())
-  assert.is_true(game:auto_walk())
-  local status
-  for _ = 1, #path do
-    status = game:tick()
-    assert_checks(game)
-    if status ~= "step" then break end
-  end
-  assert.are.equal("arrived", status)
-  assert.is_true(game:on_stairs())
-  assert.are.equal(">", game.m[game.player.y][game.player.x])
-  assert.are.equal(#path - 1, game.steps)
-  return game.steps
+local function at(game)
+  return { x = game.player.x, y = game.player.y }
 end
 
 describe("the LÖVE demo's game", function()
-  it("starts on a rooms level of the given seed, @ taken off the map", function()
+  it("starts on level 1 of the seed, its placed monsters taken off the map into actors", function()
     local game = Game.new { seed = 42 }
-    assert.are.equal("rooms", game.algorithm)
-    assert.are.equal(1, game.level)
-    assert.are.equal(42, game:level_seed())
-    local m = map.generate { width = game.width, height = game.height, seed = 42 }
-    assert.are.same({ x = m.player.x, y = m.player.y }, game.player)
-    assert.are.same({ x = m.stairs.x, y = m.stairs.y }, game.stairs)
-    assert.are.equal(".", game.m[m.player.y][m.player.x])
-    assert.are.same({ 0, 0, 0 }, { game.gold, game.potions, game.turns })
+    local level = game.level
+    assert.are.same({ 1, "rooms", 42, 80, 50 },
+      { level.depth, level.algorithm, level.seed, #level.m[1], #level.m })
+    local m = map.generate { width = 80, height = 50, seed = 42, doors = true, vaults = Game.VAULTS,
+      place = { { char = "g", count = 4, min = 8, hidden = true },
+        { char = "o", count = 1, min = 14, hidden = true } } }
+    assert.are.same({ x = m.player.x, y = m.player.y }, at(game))
+    assert.are.equal(#m.placed, #level.monsters)
+    for i, placed in ipairs(m.placed) do
+      local monster = level.monsters[i]
+      assert.are.same({ placed.char, placed.x, placed.y }, { monster.char, monster.x, monster.y })
+      assert.are.equal(".", level.m[placed.y][placed.x])
+      assert.is_false(map.visible(m, m.player, placed), "placed hidden")
+    end
+    assert.is_true(level.vaults >= 1)
+    assert.are.equal(".", level.m[m.player.y][m.player.x])
     assert_checks(game)
-    assert.has_error(function() Game.new { algorithm = "nope" } end)
   end)
 
-  it("walks: walls block, and diagonal steps do not cut corners", function()
-    local game = game_on(table.concat({
-      "######",
-      "#@..##",
-      "#.#..#",
-      "#...>#",
-      "######",
-    }, "\n"))
-    assert.is_false(game:move(-1, 0), "a wall")
-    assert.is_false(game:move(0, -1), "a wall")
-    assert.is_false(game:move(1, 1), "into a wall")
-    assert.is_false(game:move(2, 0), "two cells at once")
+  it("walks by map's rule: walls block, diagonal steps do not cut corners", function()
+    local game = game_on { "######", "#@..##", "#.#..#", "#...>#", "######" }
+    assert.is_false(game:turn("bump", -1, 0))
+    assert.is_false(game:turn("bump", 1, 1), "into a wall")
+    assert.is_false(game:turn("bump", 2, 0), "two cells at once")
     assert.are.equal(0, game.turns)
-    assert.is_true(game:move(1, 0))
-    assert.are.same({ x = 3, y = 2 }, game.player)
-    assert.is_false(game:move(1, 1), "cuts the corner (3,3)")
-    assert.is_false(game:move(-1, 1), "cuts the corner (3,3)")
-    assert.are.equal("Blocked.", game.message)
-    assert.is_true(game:move(1, 0))
-    assert.is_true(game:move(0, 1))
-    assert.is_true(game:move(1, 1), "(5,3) and (4,4) are floor")
-    assert.are.same({ x = 5, y = 4 }, game.player)
-    assert.is_true(game:on_stairs())
-    assert.are.equal(4, game.turns)
+    assert.is_true(game:turn("bump", 1, 0))
+    assert.is_false(game:turn("bump", 1, 1), "cuts the corner at (3,3)")
+    assert.are.same({ x = 3, y = 2 }, at(game))
+    assert.are.equal(1, game.turns)
   end)
 
-  it("uses map.path's walking rule for every step of a generated level", function()
-    for _, name in ipairs(map.ALGORITHMS) do
-      local game = Game.new { seed = 7, algorithm = name }
-      local m, checked = game.m, 0
-      for y = 2, #m - 1, 3 do
-        for x = 2, #m[1] - 1, 2 do
-          if m[y][x] ~= "#" then
-            local d = map.distances(m, { x = x, y = y }, Game.WALK)
-            for dy = -1, 1 do
-              for dx = -1, 1 do
-                if dx ~= 0 or dy ~= 0 then
-                  local expected = d[y + dy][x + dx] == 1
-                  assert(Game.can_step(m, x, y, dx, dy) == expected,
-                    fmt("%s: step (%d,%d) by (%d,%d)", name, x, y, dx, dy))
-                  checked = checked + 1
-                end
-              end
-            end
-          end
-        end
-      end
-      assert(checked > 100, name .. ": too few floor cells checked")
-    end
-  end)
-
-  it("moves with arrows, vi keys and the numpad", function()
-    local game = game_on(table.concat({
-      "#####",
-      "#...#",
-      "#.@.#",
-      "#..>#",
-      "#####",
-    }, "\n"))
-    local keys = {
-      left = { -1, 0 }, right = { 1, 0 }, up = { 0, -1 }, down = { 0, 1 },
-      h = { -1, 0 }, l = { 1, 0 }, k = { 0, -1 }, j = { 0, 1 },
-      y = { -1, -1 }, u = { 1, -1 }, b = { -1, 1 }, n = { 1, 1 },
-      kp4 = { -1, 0 }, kp6 = { 1, 0 }, kp8 = { 0, -1 }, kp2 = { 0, 1 },
-      kp7 = { -1, -1 }, kp9 = { 1, -1 }, kp1 = { -1, 1 }, kp3 = { 1, 1 },
-    }
-    for key, d in pairs(keys) do
-      game.player = { x = 3, y = 3 }
-      assert.are.equal("move", game:key(key))
-      assert.are.same({ x = 3 + d[1], y = 3 + d[2] }, game.player, key)
-    end
-    assert.are.equal(20, game.turns)
-    assert.are.equal("quit", game:key("escape"))
-    assert.is_nil(game:key("f12"))
-  end)
-
-  it("counts $ and ! picked up, and takes them off the map", function()
-    local game = game_on(table.concat({
-      "#######",
-      "#@$!$>#",
-      "#######",
-    }, "\n"))
-    assert.are.same({ ["$"] = 2, ["!"] = 1 }, game.level_items)
-    game:move(1, 0)
-    assert.are.same({ 1, 0 }, { game.gold, game.potions })
-    assert.are.equal(".", game.m[2][3])
-    assert.are.equal("You pick up some gold.", game.message)
-    game:move(1, 0)
-    game:move(1, 0)
-    assert.are.same({ 2, 1 }, { game.gold, game.potions })
-    assert.are.same({ ["$"] = 0, ["!"] = 0 }, game:items_left())
+  it("opens a closed door when bumped; the open door lets @ and sight through", function()
+    local game = game_on { "#######", "#@+..>#", "#######" }
+    assert.is_nil(game.visible[2][4])
+    assert.is_true(game:turn("bump", 1, 0))
+    assert.are.same({ x = 2, y = 2 }, at(game))
+    assert.are.equal(Game.OPEN, game.level.m[2][3])
+    assert.is_true(game.visible[2][4])
+    assert.is_true(game:turn("bump", 1, 0))
+    assert.are.same({ x = 3, y = 2 }, at(game))
     assert_checks(game)
-    game:move(-1, 0) -- nothing to pick up twice
-    assert.are.same({ 2, 1 }, { game.gold, game.potions })
-    -- A count that does not match the map fails the check.
-    game.gold = 3
-    local ok, problems = game:check()
-    assert.is_false(ok)
-    assert.matches("gold", problems[1])
   end)
 
-  it("descends only from >, to the next seed, keeping the counts", function()
-    local game = Game.new { seed = 100 }
-    assert.is_false(game:descend())
-    assert.are.equal("There are no stairs here.", game.message)
-    assert.are.equal(1, game.level)
-    walk_to_stairs(game)
-    local gold, potions, turns = game.gold, game.potions, game.turns
-    assert.are.equal("descend", game:key("space"))
-    assert.are.equal(2, game.level)
-    assert.are.equal(101, game:level_seed())
-    assert.are.same({ gold, potions, turns }, { game.gold, game.potions, game.turns })
-    local m = map.generate { width = game.width, height = game.height, seed = 101 }
-    assert.are.same({ x = m.player.x, y = m.player.y }, game.player)
-    assert.are.equal(0, game.steps)
-    assert_checks(game)
-    -- ">" (text input) descends too, and Enter on the stairs.
-    walk_to_stairs(game)
-    game:key(">")
-    assert.are.equal(3, game.level)
-    walk_to_stairs(game)
-    game:key("return")
-    assert.are.equal(4, game.level)
-    assert.are.equal(103, game:level_seed())
-  end)
-
-  it("remembers what it has seen; sees what map.fov sees", function()
-    local game = Game.new { seed = 5 }
-    local seen_before = {}
-    game:auto_walk()
-    for step = 1, 30 do
-      local p = game.player
-      local vis = map.fov(game.m, p.x, p.y, game.radius)
-      for y = 1, game.height do
-        for x = 1, game.width do
-          local visible = vis[y][x] == true
-          if visible then seen_before[y * 1000 + x] = true end
-          if visible ~= game:is_visible(x, y) or (seen_before[y * 1000 + x] == true) ~= game:was_seen(x, y) then
-            error(fmt("step %d: (%d,%d) visible %s (game: %s), seen %s (game: %s)", step, x, y,
-              tostring(visible), tostring(game:is_visible(x, y)), tostring(seen_before[y * 1000 + x] == true),
-              tostring(game:was_seen(x, y))))
-          end
-        end
-      end
-      if game:tick() ~= "step" then break end
-    end
-    assert(game:seen_count() > 0)
-    -- A new level starts with nothing remembered but what is in view.
-    local game2 = Game.new { seed = 5 }
-    local visible = 0
-    for y = 1, game2.height do
-      for x = 1, game2.width do
-        if game2:is_visible(x, y) then visible = visible + 1 end
-      end
-    end
-    assert.are.equal(visible, game2:seen_count())
-  end)
-
-  it("shows the path to > and auto-walks it to > on two levels", function()
-    local game = Game.new { seed = 3 }
-    game:key("p")
-    assert.is_true(game.show_path)
-    local path = game.path
-    assert.are.same({ x = game.player.x, y = game.player.y }, path[1])
-    assert.are.same(game.stairs, path[#path])
-    assert.are.same(map.path(game.m, game.player.x, game.player.y, game.stairs.x, game.stairs.y,
-      { diagonal = true }), path)
-    for level = 1, 2 do
-      assert.are.equal(level, game.level)
-      walk_to_stairs(game)
-      assert.are.same({ game.stairs }, game.path, "the path shrinks as the player walks")
-      game:descend()
-    end
-    assert.are.equal(3, game.level)
-    game:key("p")
-    assert.is_nil(game.path)
-  end)
-
-  it("stops auto-walking on any key", function()
-    local game = Game.new { seed = 3 }
-    game:key("a")
-    assert.is_true(game.auto)
-    assert.are.equal("step", game:tick())
-    game:key("a")
-    assert.is_false(game.auto)
-    assert.are.equal("Stopped.", game.message)
-    assert.are.equal("idle", game:tick())
-    game:key("return")
-    game:key("h")
-    assert.is_false(game.auto)
-  end)
-
-  it("cycles the algorithms with Tab on the same seed, putting back what was picked up", function()
-    local game = Game.new { seed = 236 }
-    walk_to_stairs(game)
-    local gold, potions = game.gold, game.potions
-    assert(gold + potions > 0, "seed 236's first walk picks something up")
-    local names = {}
-    for i = 1, #map.ALGORITHMS do
-      assert.are.equal("next_algorithm", game:key("tab"))
-      names[i] = game.algorithm
-      assert.are.equal(236, game:level_seed())
-      assert.are.same({ 0, 0 }, { game.gold, game.potions })
+  it("bump attacks; monsters wake on sight, chase, hit, flee when hurt, and never share a cell", function()
+    local game = game_on { "##########", "#@.....go#", "##########" }
+    local goblin, orc = game.level.monsters[1], game.level.monsters[2]
+    assert.is_true(goblin.awake == false and orc.awake == false)
+    game:turn("rest")
+    assert.is_true(goblin.awake and orc.awake)
+    assert.are.same({ 7, 8 }, { goblin.x, orc.x }, "one step each, the orc behind the goblin")
+    for _ = 1, 4 do
+      game:turn("rest")
       assert_checks(game)
     end
-    local expected = {}
-    for i = 1, #map.ALGORITHMS do expected[i] = map.ALGORITHMS[i % #map.ALGORITHMS + 1] end
-    assert.are.same(expected, names)
-    assert.are.equal("rooms", game.algorithm)
-    game:key("tab", true)
-    assert.are.equal(map.ALGORITHMS[#map.ALGORITHMS], game.algorithm)
+    assert.are.same({ 3, 4 }, { goblin.x, orc.x })
+    assert.are.equal(Game.PLAYER_HP, game.player.hp)
+    game:turn("rest")
+    game:turn("rest")
+    assert.are.same({ 3, 4 }, { goblin.x, orc.x })
+    assert.are.equal(Game.PLAYER_HP - 2 * Game.KINDS.g.damage, game.player.hp, "hit twice")
+    game:turn("bump", 1, 0)
+    assert.are.equal(Game.KINDS.g.hp - Game.HIT, goblin.hp)
+    game:turn("bump", 1, 0)
+    assert.are.equal(1, game.kills)
+    assert.are.same({ orc }, game.level.monsters)
+    orc.hp = 3
+    local before = orc.x
+    game:turn("rest")
+    assert.is_true(orc.x > before, "hurt, the orc flees")
   end)
 
-  it("auto-walks to > on two levels with every algorithm", function()
-    for _, name in ipairs(map.ALGORITHMS) do
-      local game = Game.new { seed = 11, algorithm = name }
-      for level = 1, 2 do
-        assert.are.equal(level, game.level)
-        walk_to_stairs(game)
-        assert.is_true(game:descend(), name)
-        assert.are.equal(name, game.algorithm)
+  it("dies, and r starts a new run", function()
+    local game = game_on { "#####", "#@o>#", "#####" }
+    game.player.hp = 2
+    game:turn("rest")
+    assert.is_true(game.dead)
+    assert.are.equal(0, game.player.hp)
+    assert.is_false(game:turn("rest"))
+    assert_checks(game)
+    assert.are.equal("restart", game:key("r"))
+    assert.is_false(game.dead)
+    assert.are.same({ 2, Game.PLAYER_HP, 0 }, { game.seed, game.player.hp, game.turns })
+  end)
+
+  it("auto-explores with map.explore and travels over seen cells with map.path", function()
+    local game = Game.new { seed = 3, width = 60, height = 30 }
+    game.level.monsters = {}
+    local m = game.level.m
+    local unseen
+    for y = 1, #m do
+      for x = 1, #m[1] do
+        if m[y][x] == "." and not game:was_seen(x, y) then unseen = unseen or { x = x, y = y } end
       end
     end
-  end)
-
-  it("starts over with a new seed on r", function()
-    local game = Game.new { seed = 1, new_seed = function() return 777 end }
-    walk_to_stairs(game)
-    game:descend()
-    game:key("r")
-    assert.are.same({ 1, 777, 0, 0, 0 }, { game.level, game.seed, game.gold, game.potions, game.turns })
-  end)
-
-  it("explores with x, one map.explore step a tick, until all it can reach is seen", function()
-    for _, name in ipairs({ "rooms", "cave", "maze" }) do
-      local game = Game.new { seed = 9, algorithm = name }
-      assert.are.equal("explore", game:key("x"))
-      assert.are.equal("explore", game.auto)
-      local status
-      local ticks = 0
-      repeat
-        local before = game:seen_count()
-        status = game:tick()
-        ticks = ticks + 1
-        assert_checks(game)
-        assert(game:seen_count() >= before, "remembered cells only grow")
-      until status ~= "step" or ticks > 5000
-      assert.are.equal("explored", status)
-      assert.is_false(game.auto)
-      local d = map.distances(game.m, game.player, Game.WALK)
-      for y = 1, #d do
-        for x = 1, #d[y] do
-          if d[y][x] then assert(game:was_seen(x, y), fmt("%s: (%d,%d) reachable, never seen", name, x, y)) end
-        end
-      end
+    assert.is_false(game:travel(unseen.x, unseen.y), "a cell not seen yet")
+    assert.is_false(game:travel(1, 1), "a wall")
+    local seen = 0
+    while game:turn("explore_step") do assert_checks(game) end
+    for y = 1, #game.level.seen do
+      for _ in pairs(game.level.seen[y]) do seen = seen + 1 end
     end
-    -- Any key stops it.
-    local game = Game.new { seed = 9 }
-    game:key("x")
-    game:key("x")
-    assert.is_false(game.auto)
-    assert.are.equal("Stopped.", game.message)
+    assert.is_nil(map.explore(game.level.m, game.level.seen, game.player, { blocked = "#", diagonal = true }))
+    assert.is_true(seen > 300)
+    local s = game.level.stairs
+    assert.is_true(game:travel(s.x, s.y))
+    local route = map.path(game.level.m, game.player, s, { blocked = "#", diagonal = true, known = game.level.seen })
+    local turns = game.turns
+    local status
+    repeat status = game:tick() until status ~= "step"
+    assert.are.equal("arrived", status)
+    assert.are.same(s, at(game))
+    assert.are.equal(#route - 1, game.turns - turns, "no monsters and no doors on the way: one turn a step")
   end)
 
-  it("passes the scripted run (love examples/love --script) headless", function()
-    local game = Game.new { seed = 236 }
+  it("keys: Tab switches the view, x starts and stops exploring, a move key moves", function()
+    local game = Game.new { seed = 3, width = 60, height = 30 }
+    game.level.monsters = {}
+    assert.are.equal("glyphs", game.view)
+    game:key("tab")
+    assert.are.equal("tiles", game.view)
+    game:key("x")
+    assert.are.equal("explore", game.auto)
+    assert.are.equal("step", game:tick())
+    assert.are.equal(1, game.turns)
+    game:key("x")
+    assert.is_nil(game.auto)
+    assert.are.equal("idle", game:tick())
+    local before = at(game)
+    for _, key in ipairs { "h", "l", "k", "j", "y", "u", "b", "n" } do
+      game:key(key)
+      if game.player.x ~= before.x or game.player.y ~= before.y then break end
+    end
+    assert.are_not.same(before, at(game))
+    assert.are.equal("quit", game:key("escape"))
+  end)
+
+  it("stacks levels: > makes the next level at the same cell, < returns to the level as it was left", function()
+    local game = Game.new { seed = 5, width = 60, height = 30 }
+    local first = game.level
+    first.monsters = {}
+    while not (game.player.x == first.stairs.x and game.player.y == first.stairs.y) do
+      local route = assert(map.path(first.m, game.player, first.stairs, { blocked = "#", diagonal = true }))
+      assert.is_true(game:turn("bump", route[2].x - game.player.x, route[2].y - game.player.y))
+    end
+    local left = Game.fingerprint(first)
+    assert.is_true(game:turn("descend"))
+    local second = game.level
+    assert.are.same({ 2, "cave" }, { second.depth, second.algorithm })
+    assert.are.same(first.stairs, second.up)
+    assert.are.same(first.stairs, at(game))
+    assert.are.equal(Game.UP, second.m[second.up.y][second.up.x])
+    assert.is_true(game:turn("ascend"))
+    assert.are.equal(first, game.level)
+    assert.are.equal(left, Game.fingerprint(first))
+    assert.is_true(game:turn("descend"))
+    assert.are.equal(second, game.level)
+  end)
+end)
+
+describe("the LÖVE demo's scripted game", function()
+  it("plays 500 turns and more over 4 levels, back up once, fighting, both views, every invariant held", function()
+    local game = Game.new { seed = 7 }
     local script = Script.new(game)
     local result
-    for _ = 1, 10000 do
-      result = script:update()
-      if result then break end
-    end
-    assert(result, "the script ends")
+    repeat result = script:update() until result
     assert(result.ok, result.line)
-    assert.matches("^ok levels=3 ", result.line)
-    assert.matches(" seeds=236,237,238 ", result.line)
-    assert.are.equal(3, game.level)
-    assert(game.gold > 0 and game.potions > 0, result.line)
-    assert.are.equal(Script.LEFT_SHOWN, #game.path - 1)
+    local turns, levels, returns, fights = result.line:match("turns=(%d+) levels=(%d+) deepest=%d+ returns=(%d+) "
+      .. "fights=(%d+)")
+    assert.is_true(tonumber(turns) >= 500 and tonumber(levels) >= 4, result.line)
+    assert.is_true(tonumber(returns) >= 2 and tonumber(fights) >= 1, result.line)
+    assert.matches(" views=glyphs,tiles ", result.line)
+    -- The same game, turn for turn, on both interpreters (the timings apart).
+    assert.are.equal("ok turns=850 levels=4 deepest=4 returns=2 fights=58 kills=12 deaths=0 hp=28 gold=2 "
+      .. "views=glyphs,tiles size=80x50 seed=7", result.line:match("^(.-) turn_mean_us="))
   end)
 
-  it("fails the scripted run when the state is wrong", function()
-    local game = Game.new { seed = 236 }
+  it("fails on a breach: a monster put on a wall, or a level changed while away", function()
+    local game = Game.new { seed = 7 }
     local script = Script.new(game)
-    repeat script:update() until script.phase == "walk"
-    game.potions = game.potions + 1
-    local result
-    for _ = 1, 100 do
-      result = script:update()
-      if result then break end
+    local monster = game.level.monsters[1]
+    for y = 1, #game.level.m do
+      for x = 1, #game.level.m[1] do
+        if game.level.m[y][x] == "#" then monster.x, monster.y = x, y end
+      end
     end
-    assert(result and not result.ok)
-    assert.matches("potions", result.line)
+    local result = script:update()
+    assert.is_false(result.ok)
+    assert.matches("stands on \"#\"", result.line)
+
+    game = Game.new { seed = 7 }
+    script = Script.new(game)
+    repeat result = script:update() until result or game.level.depth == 3
+    local above = game.levels[2].m
+    for x = 1, #above[1] do
+      if above[1][x] == "#" then above[1][x] = "$" break end
+    end
+    repeat result = script:update() until result
+    assert.is_false(result.ok)
+    assert.matches("level 2 changed while away", result.line)
   end)
 end)

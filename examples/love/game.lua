@@ -1,19 +1,37 @@
--- The demo's game: its state and rules as plain Lua, with no `love` calls, so
--- that busted can run it headless on Lua 5.4 and LuaJIT
--- (spec/love_game_spec.lua). main.lua feeds it keys and ticks; view.lua draws it.
+-- The demo's game: levels, actors and turns as plain Lua with no `love`
+-- calls, so that busted runs it headless on Lua 5.4 and LuaJIT
+-- (spec/love_spec.lua). main.lua feeds it keys, clicks and ticks; view.lua
+-- draws it; script.lua plays it. Every walking, stepping, sighting and
+-- exploring rule here is one of map's: the game only says which characters
+-- block and who stands where.
 local map = require "map"
 
 local M = {}
 
--- The walking rule, the same as map.path's with diagonal = true: any cell but
--- "#" can be entered, and a diagonal step needs both orthogonal cells it
--- passes between to be enterable too (no corner cutting).
-M.BLOCKED = "#"
-M.WALK = { blocked = M.BLOCKED, diagonal = true }
-M.RADIUS = 8
-M.ITEMS = { ["$"] = "gold", ["!"] = "potions" }
+M.DOOR, M.OPEN = "+", "'"   -- a closed door, and the open door it becomes when bumped
+M.UP, M.DOWN = "<", ">"
+M.BLOCKED = "#+"            -- no actor stands on a wall or a closed door
+M.OPAQUE = "#+"             -- sight stops at walls and closed doors; an open door lets it through
+M.RADIUS = 8                -- of the player's field of view, and of a monster's sight of the player
+M.CHASE = 30                -- steps: monsters farther than this from the player wait
+M.ALGORITHMS = { "rooms", "cave", "bsp", "cellular", "drunkard", "maze" }
+M.KINDS = {
+  g = { name = "goblin", hp = 5, damage = 1 },
+  o = { name = "orc", hp = 10, damage = 2 },
+}
+M.PLAYER_HP = 30
+M.HIT = 3                   -- the player's damage per blow
+M.POTION = 8                -- hit points a potion gives back (drunk when picked up)
+M.REGEN = 10                -- turns per hit point regained
 
--- Keys (LÖVE's key names) to commands. Moves carry their direction.
+-- A shrine with a potion, four doors, and a treasury behind one door: hand-drawn
+-- pieces (map's vaults) that every level tries to fit.
+M.VAULTS = {
+  { rows = { "###+###", "#.....#", "+..!..+", "#.....#", "###+###" }, rotate = true, required = false },
+  { rows = { "#######", "#$.!.$#", "#.....#", "###+###" }, rotate = true, required = false },
+}
+
+-- Keys (LÖVE's names) to moves; "<" and ">" come from text input.
 local MOVES = {
   left = { -1, 0 }, right = { 1, 0 }, up = { 0, -1 }, down = { 0, 1 },
   h = { -1, 0 }, l = { 1, 0 }, k = { 0, -1 }, j = { 0, 1 },
@@ -22,125 +40,152 @@ local MOVES = {
   kp7 = { -1, -1 }, kp9 = { 1, -1 }, kp1 = { -1, 1 }, kp3 = { 1, 1 },
 }
 local COMMANDS = {
-  tab = "next_algorithm", p = "toggle_path", a = "auto_walk", ["return"] = "auto_walk",
-  kpenter = "auto_walk", space = "descend", [">"] = "descend", r = "new_seed",
-  escape = "quit", q = "quit", x = "explore",
+  x = "explore", [">"] = "descend", ["<"] = "ascend", ["."] = "rest", kp5 = "rest",
+  space = "rest", tab = "view", t = "view", r = "restart", escape = "quit", q = "quit",
 }
+
+-- The monsters' walk: map's 8-neighbour rule without corner cutting, walls
+-- and closed doors blocking, and the cells in `avoid` (other actors) taken.
+local function monster_walk(avoid)
+  return { blocked = M.BLOCKED, diagonal = true, avoid = avoid }
+end
+
+-- The player's walk (a step, explore, travel): the same rule, but closed
+-- doors do not block it (bumping one opens it instead of stepping in); only
+-- over the cells in `known` when given.
+local function player_walk(known)
+  return { blocked = "#", diagonal = true, known = known }
+end
 
 local Game = {}
 Game.__index = Game
 
-local function copy(list)
-  local out = {}
-  for i, v in ipairs(list) do out[i] = v end
-  return out
-end
-
-local function index_of(list, value)
-  for i, v in ipairs(list) do
-    if v == value then return i end
+local function has_option(algorithm, name)
+  for _, option in ipairs(map.describe(algorithm).options) do
+    if option.name == name then return true end
   end
+  return false
 end
 
--- True when a walker at (x, y) of m may step by (dx, dy) to a neighbour on
--- the map: when map.step, on the distances to that cell (within 1, so that
--- only its neighbours are read), steps there. The rule is the module's.
-function M.can_step(m, x, y, dx, dy)
-  if (dx == 0 and dy == 0) or dx < -1 or dx > 1 or dy < -1 or dy > 1 then return false end
-  local to = { x = x + dx, y = y + dy }
-  if not (m[to.y] and m[to.y][to.x]) then return false end
-  local d = map.distances(m, to, { blocked = M.BLOCKED, diagonal = true, max = 1 })
-  local sx, sy = map.step(m, d, x, y, M.WALK)
-  return sx == to.x and sy == to.y
+local function new_rows(height)
+  local rows = {}
+  for y = 1, height do rows[y] = {} end
+  return rows
 end
 
--- A new game. Options: width, height (the map's size in cells), seed (level
--- 1's; level n uses seed + n - 1), algorithm (a name in map.ALGORITHMS,
--- default "rooms"), radius (of the field of view), new_seed (a function
--- returning a fresh seed, for the `r` key; default math.random).
+local function same_cell(a, b)
+  return a.x == b.x and a.y == b.y
+end
+
+-- A new game. Options: width, height (each level's size), seed (the run's;
+-- level n uses seed + n - 1), new_seed (a function returning the seed of the
+-- next run, for a restart; default: the seed after this one), clock (a
+-- function returning seconds, to time each turn; default os.clock).
 function M.new(options)
   options = options or {}
   local self = setmetatable({}, Game)
-  self.width = options.width or 71
-  self.height = options.height or 33
-  self.radius = options.radius or M.RADIUS
-  self.new_seed = options.new_seed or function() return math.random(1, 999999) end
-  self.algorithms = copy(map.ALGORITHMS)
-  self.algorithm = options.algorithm or "rooms"
-  self.algorithm_index = index_of(self.algorithms, self.algorithm)
-  if not self.algorithm_index then
-    error("unknown algorithm " .. tostring(self.algorithm) .. "; known: " .. table.concat(self.algorithms, ", "), 2)
-  end
+  self.size = { options.width or 80, options.height or 50 }
+  self.clock = options.clock or os.clock
+  self.new_seed = options.new_seed or function() return self.seed + 1 end
+  self.view = "glyphs"
   self:restart(options.seed or 42)
   return self
 end
 
--- Level 1 of a new run from this seed; the totals start from zero.
+-- A new run from this seed: level 1, full hit points, nothing carried.
 function Game:restart(seed)
   self.seed = seed
-  self.level = 1
-  self.gold, self.potions, self.turns = 0, 0, 0
-  local ok, err = self:generate()
-  if not ok then error(err, 2) end
+  self.width, self.height = self.size[1], self.size[2]
+  self.levels = {}
+  self.player = { x = 0, y = 0, hp = M.PLAYER_HP, max_hp = M.PLAYER_HP }
+  self.gold, self.turns, self.kills, self.fights = 0, 0, 0, 0
+  self.dead = false
+  self.auto, self.route, self.target = nil, nil, nil
+  self:enter(self:generate(1, nil), "start")
+  self.message = string.format("Level 1: %s, seed %d. x explores, > descends.", self.level.algorithm, seed)
 end
 
-function Game:level_seed()
-  return self.seed + self.level - 1
+-- The place list of a level: more monsters deeper, placed out of the
+-- player's sight and away from it.
+local function placements(depth)
+  return {
+    { char = "g", count = 3 + depth, min = 8, hidden = true },
+    { char = "o", count = math.min(depth, 4), min = 14, hidden = true },
+  }
 end
 
--- Generates the current level (its seed, the selected algorithm) and puts the
--- player on it. Returns true, or false and the module's message (the level
--- shown stays as it was).
-function Game:generate()
-  local name = self.algorithms[self.algorithm_index]
-  local ok, m = pcall(map.generate, {
-    width = self.width, height = self.height, seed = self:level_seed(), algorithm = name,
-  })
-  if not ok then return false, tostring(m) end
-  self.algorithm = name
-  self:set_map(m)
-  self.message = string.format("Level %d: %s, seed %d.", self.level, name, self:level_seed())
-  return true
+-- A level made of map m: the monsters `placed` on it ({char=, x=, y=}, as
+-- map.generate's m.placed) are taken off the map into actors; the cell
+-- under the player becomes "<" where m.up says there is one, else floor.
+local function new_level(m, depth, placed)
+  local level = { depth = depth, m = m, monsters = {}, seen = new_rows(#m), stairs = m.stairs, up = m.up }
+  for _, at in ipairs(placed) do
+    local kind = M.KINDS[at.char]
+    level.monsters[#level.monsters + 1] = { x = at.x, y = at.y, char = at.char, kind = kind, hp = kind.hp,
+      awake = false }
+    m[at.y][at.x] = "."
+  end
+  m[m.player.y][m.player.x] = m.up and M.UP or "."
+  return level
 end
 
--- Starts the level on map m (any table of rows with one "@" and one ">"): the
--- "@" becomes floor, the player's position is kept apart.
-function Game:set_map(m)
-  self.m = m
-  self.player, self.stairs = nil, nil
-  self.level_items = { ["$"] = 0, ["!"] = 0 }
-  self.level_taken = { ["$"] = 0, ["!"] = 0 }
-  self.level_start = { gold = self.gold, potions = self.potions }
-  self.seen = {}
+-- Level `depth` of this run, arriving at `arrive` (the stairs of the level
+-- above, or nil on level 1).
+function Game:generate(depth, arrive)
+  local algorithm = M.ALGORITHMS[(depth - 1) % #M.ALGORITHMS + 1]
+  local options = {
+    width = self.width, height = self.height, seed = self.seed + depth - 1, algorithm = algorithm,
+    vaults = M.VAULTS, place = placements(depth), arrive = arrive,
+  }
+  if has_option(algorithm, "doors") then options.doors = true end
+  local ok, m = pcall(map.generate, options)
+  if not ok then
+    -- A level too small or too open for those monsters (map says how many
+    -- cells qualified): two goblins anywhere instead.
+    options.place = { { char = "g", count = 2 } }
+    m = map.generate(options)
+  end
+  local level = new_level(m, depth, m.placed)
+  level.algorithm, level.seed, level.vaults = algorithm, options.seed, #m.vaults
+  self.levels[depth] = level
+  return level
+end
+
+-- Plays on map m (a hand-made one, from map.parse, with one "@" and one
+-- ">") as level 1: its monster glyphs (M.KINDS) become monsters.
+function Game:use_map(m)
+  local placed = {}
   for y = 1, #m do
-    self.seen[y] = {}
     for x = 1, #m[y] do
-      local c = m[y][x]
-      if c == "@" then
-        self.player = { x = x, y = y }
-        m[y][x] = "."
-      elseif c == ">" then
-        self.stairs = { x = x, y = y }
-      elseif self.level_items[c] then
-        self.level_items[c] = self.level_items[c] + 1
-      end
+      if M.KINDS[m[y][x]] then placed[#placed + 1] = { char = m[y][x], x = x, y = y } end
     end
   end
-  assert(self.player and self.stairs, "the map needs an @ and a >")
-  self.steps = 0
-  self.auto = false
+  self.levels = {}
+  self.width, self.height = #m[1], #m
+  local level = new_level(m, 1, placed)
+  level.algorithm, level.seed = "hand-made", self.seed
+  self.levels[1] = level
+  self:enter(level, "start")
+end
+
+-- Puts the player on `level` at `at` ("start": the level's start, "up": its
+-- up staircase, "down": its stairs down).
+function Game:enter(level, at)
+  self.level = level
+  local cell = at == "down" and level.stairs or at == "up" and level.up or level.m.player
+  self.player.x, self.player.y = cell.x, cell.y
+  self.auto, self.route, self.target = nil, nil, nil
   self:look()
 end
 
--- The field of view from the player; what is seen is remembered.
+-- The field of view from the player (map.fov); what is seen is remembered.
 function Game:look()
-  local p = self.player
-  self.visible = map.fov(self.m, p.x, p.y, self.radius)
+  local p, level = self.player, self.level
+  self.visible = map.fov(level.m, p, M.RADIUS, { opaque = M.OPAQUE })
   for y, row in pairs(self.visible) do
-    local seen = self.seen[y]
+    local seen = level.seen[y]
     for x in pairs(row) do seen[x] = true end
   end
-  if self.show_path then self.path = self:path_to_stairs() end
 end
 
 function Game:is_visible(x, y)
@@ -149,235 +194,368 @@ function Game:is_visible(x, y)
 end
 
 function Game:was_seen(x, y)
-  return self.seen[y][x] == true
+  return self.level.seen[y][x] == true
 end
 
--- How many cells are remembered.
-function Game:seen_count()
-  local n = 0
-  for _, row in pairs(self.seen) do
-    for _ in pairs(row) do n = n + 1 end
+function Game:monster_at(x, y)
+  for _, monster in ipairs(self.level.monsters) do
+    if monster.x == x and monster.y == y then return monster end
   end
-  return n
 end
 
-function Game:on_stairs()
-  return self.player.x == self.stairs.x and self.player.y == self.stairs.y
-end
-
--- One step by (dx, dy). Returns true if the player moved (and picked up what
--- lay there), false if the step is not allowed.
-function Game:move(dx, dy)
-  local p = self.player
-  if not M.can_step(self.m, p.x, p.y, dx, dy) then
-    self.message = "Blocked."
-    return false
+-- The positions of the level's monsters but `except`, and of the player
+-- when `player` is true: what an actor's step must not enter.
+function Game:others(except, player)
+  local cells = {}
+  for _, monster in ipairs(self.level.monsters) do
+    if monster ~= except then cells[#cells + 1] = { x = monster.x, y = monster.y } end
   end
-  p.x, p.y = p.x + dx, p.y + dy
-  self.turns = self.turns + 1
-  self.steps = self.steps + 1
-  self.message = nil
-  self:pick_up()
-  if self:on_stairs() then self.message = "Stairs down: Enter or > descends." end
-  self:look()
-  return true
+  if player then cells[#cells + 1] = { x = self.player.x, y = self.player.y } end
+  return cells
+end
+
+-- True when map.step, under `walk`, takes an actor at `from` to its
+-- neighbour `to`: on the distances to `to` within one step, the only lower
+-- cell is `to` itself.
+function M.can_step(m, from, to, walk)
+  if not (m[to.y] and m[to.y][to.x]) then return false end
+  local d = map.distances(m, to, { blocked = walk.blocked, diagonal = walk.diagonal, max = 1 })
+  local x, y = map.step(m, d, from, walk)
+  return x == to.x and y == to.y
+end
+
+local function is_monster(actor)
+  return actor.kind ~= nil
+end
+
+-- `attacker` hits `target` (the player or a monster).
+function Game:attack(attacker, target)
+  local damage = is_monster(attacker) and attacker.kind.damage or M.HIT
+  target.hp = target.hp - damage
+  self.fights = self.fights + 1
+  if not is_monster(target) then
+    self.message = string.format("The %s hits you (%d).", attacker.kind.name, damage)
+    if target.hp <= 0 then
+      target.hp = 0
+      self.dead = true
+      self.auto = nil
+      self.message = string.format("The %s kills you on level %d, turn %d. r starts again.",
+        attacker.kind.name, self.level.depth, self.turns)
+    end
+    return
+  end
+  target.awake = true
+  if target.hp > 0 then
+    self.message = string.format("You hit the %s.", target.kind.name)
+    return
+  end
+  for i, monster in ipairs(self.level.monsters) do
+    if monster == target then
+      table.remove(self.level.monsters, i)
+      break
+    end
+  end
+  self.kills = self.kills + 1
+  self.message = string.format("You kill the %s.", target.kind.name)
 end
 
 function Game:pick_up()
-  local p = self.player
-  local c = self.m[p.y][p.x]
-  local field = M.ITEMS[c]
-  if not field then return end
-  self[field] = self[field] + 1
-  self.level_taken[c] = self.level_taken[c] + 1
-  self.m[p.y][p.x] = "."
-  self.message = c == "$" and "You pick up some gold." or "You pick up a potion."
+  local p, m = self.player, self.level.m
+  local c = m[p.y][p.x]
+  if c == "$" then
+    self.gold = self.gold + 1
+    self.message = "You pick up some gold."
+  elseif c == "!" then
+    p.hp = math.min(p.max_hp, p.hp + M.POTION)
+    self.message = "You drink a potion."
+  else
+    return
+  end
+  m[p.y][p.x] = "."
 end
 
--- The shortest path from the player to the stairs (map.path, diagonal steps),
--- both ends included, or nil and a message.
-function Game:path_to_stairs()
-  local p, s = self.player, self.stairs
-  return map.path(self.m, p.x, p.y, s.x, s.y, M.WALK)
-end
-
-function Game:toggle_path()
-  self.show_path = not self.show_path
-  self.path = self.show_path and self:path_to_stairs() or nil
-end
-
--- The next level: only from the stairs. Totals carry over.
-function Game:descend()
-  if not self:on_stairs() then
-    self.message = "There are no stairs here."
+-- The player's move or bump towards the neighbour (dx, dy): attacks a
+-- monster there, opens a closed door, or steps when map.step would. Returns
+-- true when it took the turn.
+function Game:bump(dx, dy)
+  local p, m = self.player, self.level.m
+  local to = { x = p.x + dx, y = p.y + dy }
+  if (dx == 0 and dy == 0) or math.abs(dx) > 1 or math.abs(dy) > 1 or not (m[to.y] and m[to.y][to.x]) then
     return false
   end
-  self.level = self.level + 1
-  local ok, err = self:generate()
-  if not ok then
-    self.level = self.level - 1
-    self.message = err
+  local monster = self:monster_at(to.x, to.y)
+  if monster then
+    if not M.can_step(m, p, to, player_walk()) then return false end
+    self:attack(p, monster)
+    return true
   end
-  return ok
-end
-
--- The same level (same seed) made by the next algorithm (or the previous one,
--- step -1). What was picked up on it is put back. Returns true, or false and
--- the message when that algorithm fails (the index moves on anyway, so the
--- next press tries the one after).
-function Game:cycle_algorithm(step)
-  local n = #self.algorithms
-  self.algorithm_index = (self.algorithm_index - 1 + (step or 1)) % n + 1
-  local gold, potions = self.gold, self.potions
-  self.gold, self.potions = self.level_start.gold, self.level_start.potions
-  local ok, err = self:generate()
-  if not ok then
-    self.gold, self.potions = gold, potions
-    self.message = self.algorithms[self.algorithm_index] .. ": " .. err
+  if m[to.y][to.x] == M.DOOR then
+    m[to.y][to.x] = M.OPEN
+    self.message = "You open the door."
+    return true
   end
-  return ok, err
-end
-
--- Auto-walk toward the stairs: one step per tick(). Started on the stairs, it
--- descends instead.
-function Game:auto_walk()
-  if self:on_stairs() then return self:descend() end
-  self.auto = true
-  self.message = "Walking to the stairs..."
+  if not M.can_step(m, p, to, player_walk()) then
+    self.message = "Blocked."
+    return false
+  end
+  p.x, p.y = to.x, to.y
+  self.message = nil
+  self:pick_up()
+  local c = m[p.y][p.x]
+  if c == M.DOWN then self.message = "Stairs down: > descends." end
+  if c == M.UP then self.message = "Stairs up: < climbs." end
   return true
 end
 
--- Auto-explore: one step per tick() towards the nearest cell at the edge of
--- what has been seen (map.explore over the remembered cells), until there is
--- nothing left to see.
-function Game:explore()
-  self.auto = "explore"
-  self.message = "Exploring..."
-  return true
-end
-
--- The next cell of an auto-walk (map.step down the distances to the stairs)
--- or of an auto-explore, and how many steps are left after it; nil and the
--- status and message when there is none.
-function Game:next_cell()
-  local m, p = self.m, self.player
-  if self.auto == "explore" then
-    local route = map.explore(m, self.seen, p, M.WALK)
-    if not route then return nil, "explored", "Explored: nothing more to see from here." end
-    return route[2] or route[1], #route - 2
-  end
-  local d = map.distances(m, self.stairs, M.WALK)
-  local x, y = map.step(m, d, p, M.WALK)
-  if not x then return nil, "stuck", "No way to the stairs." end
-  return { x = x, y = y }, d[y][x]
-end
-
--- One auto-walk or auto-explore step. Returns "idle" (neither), "step",
--- "arrived" (this step reached the stairs; walking stops), "explored"
--- (nothing left to see; exploring stops) or "stuck" (no way on; it stops).
-function Game:tick()
-  if not self.auto then return "idle" end
-  local exploring = self.auto == "explore"
-  local to, left, message = self:next_cell()
-  if not to then
-    self.auto = false
-    self.message = message
-    return left
-  end
+-- One step of a route (a path from the player, start included).
+function Game:follow(route)
   local p = self.player
-  if not self:move(to.x - p.x, to.y - p.y) then
-    self.auto = false
-    return "stuck"
+  self.route = route
+  return self:bump(route[2].x - p.x, route[2].y - p.y)
+end
+
+-- A step of auto-exploring: towards the nearest edge of what the player has
+-- seen (map.explore over the remembered cells).
+function Game:explore_step()
+  local route = map.explore(self.level.m, self.level.seen, self.player, player_walk())
+  if not route or #route < 2 then
+    self.auto, self.route = nil, nil
+    self.message = "Explored: nothing more to see from here."
+    return false, "explored"
   end
-  if self:on_stairs() and not exploring then
-    self.auto = false
+  return self:follow(route)
+end
+
+-- A step of travelling to self.target over the cells the player has seen
+-- (map.path with known).
+function Game:travel_step()
+  local p, t = self.player, self.target
+  if not t or same_cell(p, t) then
+    self.auto, self.route, self.target = nil, nil, nil
+    return false, "arrived"
+  end
+  local route, err = map.path(self.level.m, p, t, player_walk(self.level.seen))
+  if not route then
+    self.auto, self.route, self.target = nil, nil, nil
+    self.message = "No known way there: " .. err
+    return false, "stuck"
+  end
+  return self:follow(route)
+end
+
+-- Starts travelling to the remembered cell (x, y). Returns false when it is
+-- not a cell the player has seen.
+function Game:travel(x, y)
+  local m = self.level.m
+  if self.dead or not (m[y] and m[y][x]) or not self:was_seen(x, y) or m[y][x] == "#" then return false end
+  self.target = { x = x, y = y }
+  self.auto = "travel"
+  self.message = "Travelling..."
+  return true
+end
+
+function Game:rest()
+  self.message = nil
+  return true
+end
+
+-- Takes the stairs down: to the level below as it was left, or a new one
+-- whose "<" is where this ">" is.
+function Game:descend()
+  local p, level = self.player, self.level
+  if not same_cell(p, level.stairs) then
+    self.message = "There are no stairs down here."
+    return false
+  end
+  local below = self.levels[level.depth + 1]
+  if below then
+    self:enter(below, "up")
+  else
+    self:enter(self:generate(level.depth + 1, { x = p.x, y = p.y }), "start")
+  end
+  self.message = string.format("Level %d: %s.", self.level.depth, self.level.algorithm)
+  return true, "level"
+end
+
+-- Takes the stairs up: to the level above as it was left, on its ">".
+function Game:ascend()
+  local p, level = self.player, self.level
+  if not (level.up and same_cell(p, level.up)) then
+    self.message = "There are no stairs up here."
+    return false
+  end
+  self:enter(self.levels[level.depth - 1], "down")
+  self.message = string.format("Back on level %d.", self.level.depth)
+  return true, "level"
+end
+
+-- A hurt monster (a third of its hit points or fewer) flees down the safety
+-- map; one that cannot, or is not hurt, chases down the shared distances to
+-- the player, and attacks when its step would be onto the player.
+function Game:monster_turn(monster, maps)
+  local m, p = self.level.m, self.player
+  if not monster.awake then
+    if not map.visible(m, monster, p, { opaque = M.OPAQUE, radius = M.RADIUS }) then return end
+    monster.awake = true
+  end
+  if monster.hp * 3 <= monster.kind.hp then
+    maps.flee = maps.flee or map.flee(m, p, { blocked = M.BLOCKED, diagonal = true, max = M.CHASE })
+    local x, y = map.step(m, maps.flee, monster, monster_walk(self:others(monster, true)))
+    if x then
+      monster.x, monster.y = x, y
+      return
+    end
+  end
+  maps.chase = maps.chase or map.distances(m, p, { blocked = M.BLOCKED, diagonal = true, max = M.CHASE })
+  local x, y = map.step(m, maps.chase, monster, monster_walk(self:others(monster)))
+  if x == p.x and y == p.y then
+    self:attack(monster, p)
+  elseif x then
+    monster.x, monster.y = x, y
+  end
+end
+
+function Game:monsters_turn()
+  local maps = {}
+  local monsters = {}
+  for i, monster in ipairs(self.level.monsters) do monsters[i] = monster end
+  for _, monster in ipairs(monsters) do
+    if self.dead then return end
+    self:monster_turn(monster, maps)
+  end
+end
+
+-- One turn: the player's action (a method name and its arguments), then,
+-- unless it took the stairs, every monster's; then what the player sees.
+-- Returns true when the action took the turn, false and a reason when not
+-- (nothing else then moves). self.turn_time is the turn's time in seconds.
+function Game:turn(action, ...)
+  if self.dead then return false, "dead" end
+  local start = self.clock()
+  local took, what = self[action](self, ...)
+  if took then
+    self.turns = self.turns + 1
+    if what ~= "level" then
+      self:monsters_turn()
+      local p = self.player
+      if not self.dead and self.turns % M.REGEN == 0 then p.hp = math.min(p.max_hp, p.hp + 1) end
+      self:look()
+    end
+  end
+  self.turn_time = self.clock() - start
+  self.turn_kind = what == "level" and "level" or "turn"
+  return took, what
+end
+
+-- True when an awake monster is in sight: auto-exploring and travelling stop.
+function Game:threatened()
+  for _, monster in ipairs(self.level.monsters) do
+    if monster.awake and self:is_visible(monster.x, monster.y) then return true end
+  end
+  return false
+end
+
+-- One turn of auto-exploring or travelling, if either is on. Returns
+-- "idle" (neither), "step", or why it stopped ("explored", "arrived",
+-- "stuck", "danger").
+function Game:tick()
+  if not self.auto or self.dead then return "idle" end
+  local action = self.auto == "explore" and "explore_step" or "travel_step"
+  local hp = self.player.hp
+  local took, why = self:turn(action)
+  if not took then
+    self.auto = nil
+    return why or "stuck"
+  end
+  if self.player.hp < hp or self:threatened() then
+    self.auto = nil
+    self.message = (self.message and self.message .. " " or "") .. "You stop."
+    return "danger"
+  end
+  if self.auto == "travel" and same_cell(self.player, self.target) then
+    self.auto, self.route, self.target = nil, nil, nil
     return "arrived"
-  end
-  if not self.message then
-    local what = exploring and "Exploring" or "Walking to the stairs"
-    self.message = string.format("%s: %d more steps.", what, left)
   end
   return "step"
 end
 
--- A key, by LÖVE's name ("left", "kp7", "h", "tab", ...; ">" comes from text
--- input). Any key stops an auto-walk first. Returns the command run, or nil
--- for keys that do nothing; "quit" is left to the caller.
-function Game:key(key, shift)
-  local was_walking = self.auto
-  self.auto = false
+-- A key, by LÖVE's name ("left", "kp7", "h", "x", ...; "<" and ">" from text
+-- input). Any key stops auto-exploring or travelling first. Returns the
+-- command run, or nil; "quit" is left to the caller.
+function Game:key(key)
+  local was_auto = self.auto
+  self.auto, self.route, self.target = nil, nil, nil
+  local command = COMMANDS[key]
+  if command == "quit" then return command end
+  if command == "restart" or (self.dead and key == "return") then
+    self:restart(self.new_seed())
+    return "restart"
+  end
+  if command == "view" then
+    self.view = self.view == "glyphs" and "tiles" or "glyphs"
+    return command
+  end
+  if self.dead then return nil end
   local d = MOVES[key]
   if d then
-    self:move(d[1], d[2])
+    self:turn("bump", d[1], d[2])
     return "move"
   end
-  local command = COMMANDS[key]
-  if command == "next_algorithm" then
-    self:cycle_algorithm(shift and -1 or 1)
-  elseif command == "toggle_path" then
-    self:toggle_path()
-  elseif command == "auto_walk" or command == "explore" then
-    if was_walking then
+  if command == "explore" then
+    if was_auto then
       self.message = "Stopped."
-    elseif command == "explore" then
-      self:explore()
     else
-      self:auto_walk()
+      self.auto = "explore"
+      self.message = "Exploring..."
     end
-  elseif command == "descend" then
-    self:descend()
-  elseif command == "new_seed" then
-    self:restart(self.new_seed())
+  elseif command then
+    self:turn(command)
   end
   return command
 end
 
--- The counts of each item kind still on the map.
-function Game:items_left()
-  local left = { ["$"] = 0, ["!"] = 0 }
-  for _, row in ipairs(self.m) do
-    for _, c in ipairs(row) do
-      if left[c] then left[c] = left[c] + 1 end
-    end
+-- The level's state as a string: its cells, remembered cells and monsters;
+-- a level left and returned to must give the same string.
+function M.fingerprint(level)
+  local parts = { map.render(level.m) }
+  for y = 1, #level.seen do
+    local xs = {}
+    for x in pairs(level.seen[y]) do xs[#xs + 1] = x end
+    table.sort(xs)
+    parts[#parts + 1] = table.concat(xs, ",")
   end
-  return left
+  for _, monster in ipairs(level.monsters) do
+    parts[#parts + 1] = string.format("%s%d,%d:%d:%s", monster.char, monster.x, monster.y, monster.hp,
+      tostring(monster.awake))
+  end
+  return table.concat(parts, "\n")
 end
 
 -- Checks the state against the rules. Returns true, or false and a list of
--- problems.
+-- problems: every actor on a cell of the map that is not blocked, no two on
+-- one cell, hit points in range.
 function Game:check()
   local problems = {}
   local function expect(ok, ...)
     if not ok then problems[#problems + 1] = string.format(...) end
   end
-  local m, p, s = self.m, self.player, self.stairs
-  for y = 1, #m do
-    expect(#m[y] == #m[1], "row %d is %d cells long, row 1 %d", y, #m[y], #m[1])
+  local m, p = self.level.m, self.player
+  local taken = {}
+  local actors = { p }
+  for _, monster in ipairs(self.level.monsters) do actors[#actors + 1] = monster end
+  for _, actor in ipairs(actors) do
+    local name = actor.char or "@"
+    local c = m[actor.y] and m[actor.y][actor.x]
+    expect(c ~= nil, "%s at (%d,%d) is off the map", name, actor.x, actor.y)
+    expect(c == nil or not M.BLOCKED:find(c, 1, true), "%s at (%d,%d) stands on %q", name, actor.x, actor.y, c)
+    local key = actor.y * (self.width + 1) + actor.x
+    expect(not taken[key], "%s at (%d,%d) shares the cell with %s", name, actor.x, actor.y, taken[key])
+    taken[key] = name
+    expect(actor.hp > 0 or (actor == p and self.dead), "%s at (%d,%d) has %d hit points", name, actor.x, actor.y,
+      actor.hp)
   end
-  if m.width then -- a generated map: the size asked for
-    expect(#m == self.height and #m[1] == self.width, "map is %dx%d, not %dx%d", #m[1], #m, self.width, self.height)
-  end
-  expect(m[p.y] and m[p.y][p.x] and m[p.y][p.x] ~= M.BLOCKED, "player at (%d,%d) is not on a walkable cell", p.x, p.y)
-  expect(m[s.y][s.x] == ">", "no > at the stairs (%d,%d)", s.x, s.y)
-  local found = 0
-  for y = 1, #m do
-    for x = 1, #m[y] do
-      local c = m[y][x]
-      expect(c ~= "@", "an @ is left on the map at (%d,%d)", x, y)
-      if c == ">" then found = found + 1 end
-      if self:is_visible(x, y) then expect(self:was_seen(x, y), "(%d,%d) visible but not remembered", x, y) end
-    end
-  end
-  expect(found == 1, "%d stairs on the map", found)
+  expect(p.hp <= p.max_hp, "@ has %d of %d hit points", p.hp, p.max_hp)
   expect(self:is_visible(p.x, p.y), "the player's cell is not visible")
-  local left = self:items_left()
-  for kind, field in pairs(M.ITEMS) do
-    expect(left[kind] + self.level_taken[kind] == self.level_items[kind],
-      "%s: %d left + %d taken ~= %d on the level", kind, left[kind], self.level_taken[kind], self.level_items[kind])
-    expect(self[field] == self.level_start[field] + self.level_taken[kind],
-      "%s: %d carried ~= %d before the level + %d taken", field, self[field], self.level_start[field],
-      self.level_taken[kind])
-  end
   return #problems == 0, problems
 end
 

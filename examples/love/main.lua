@@ -1,14 +1,15 @@
 -- The demo's LÖVE callbacks, and nothing else: the rules are game.lua, the
--- drawing view.lua, the scripted run script.lua.
+-- drawing view.lua (with the tileset of tiles.lua), the scripted game
+-- script.lua.
 -- luacheck: globals love
 
 -- `love examples/love` from a checkout finds the module built by `make`
 -- (build/lib/lua/5.1/map.so, the LuaJIT flavour) before an installed one.
 package.cpath = love.filesystem.getSource() .. "/../../build/lib/lua/5.1/?.so;" .. package.cpath
 
-local TICK = 0.06                        -- seconds per auto-walk step
-local SHOT = "map-demo-script.png"       -- the scripted run's screenshot, in the save directory
-local SCRIPT_SEED = 236                  -- the scripted run's default: its walks pick up $ and !
+local TICK = 0.05                 -- seconds per auto-explore or travel turn
+local SHOT = "map-demo-%s.png"    -- a view's screenshot in the scripted game, in the save directory
+local SCRIPT_SEED = 7             -- the scripted game's default seed
 
 local function option(args, name)
   for i, a in ipairs(args) do
@@ -22,12 +23,13 @@ local function is_scripted(args)
   return option(args, "--script") ~= nil or (env ~= nil and env ~= "" and env ~= "0")
 end
 
--- The scripted run's end: a result line on stdout and in a file (the path in
--- MAP_DEMO_RESULT, else result.txt in the save directory), then quit with 0
--- or 1.
+-- The scripted game's end: a result line on stdout and in a file (the path
+-- in MAP_DEMO_RESULT, else result.txt in the save directory), then quit
+-- with 0 or 1.
 local function finish(ok, line)
-  local shot = love.filesystem.getSaveDirectory() .. "/" .. SHOT
-  local text = "map-demo: " .. line .. " screenshot=" .. shot
+  local dir = love.filesystem.getSaveDirectory() .. "/"
+  local text = "map-demo: " .. line .. " screenshots=" .. dir .. SHOT:format("glyphs") .. "," .. dir
+    .. SHOT:format("tiles")
   print(text)
   io.stdout:flush()
   local path = os.getenv("MAP_DEMO_RESULT")
@@ -41,7 +43,7 @@ local function finish(ok, line)
   love.event.quit(ok and 0 or 1)
 end
 
--- A scripted run never waits on LÖVE's error screen (a missing module, a
+-- A scripted game never waits on LÖVE's error screen (a missing module, a
 -- failed check that raised): it fails with exit code 1.
 if is_scripted(arg or {}) then
   love.errorhandler = function(message)
@@ -61,37 +63,51 @@ function love.load(args)
   math.randomseed(os.time())
   local scripted = is_scripted(args)
   local seed = tonumber(option(args, "--seed") or os.getenv("MAP_DEMO_SEED") or "")
-  local algorithm = option(args, "--algorithm")
+  local size = option(args, "--size") or os.getenv("MAP_DEMO_SIZE") or ""
+  local width, height = tostring(size):match("^(%d+)x(%d+)$")
   game = Game.new {
     seed = seed or (scripted and SCRIPT_SEED or math.random(1, 999999)),
-    algorithm = type(algorithm) == "string" and algorithm or nil,
+    width = tonumber(width), height = tonumber(height),
+    new_seed = not scripted and function() return math.random(1, 999999) end or nil,
+    clock = love.timer.getTime,
   }
   view.load()
   love.keyboard.setKeyRepeat(true) -- a held key keeps walking
   if scripted then
-    love.filesystem.remove(SHOT)
-    script = Script.new(game)
+    for _, name in ipairs { "glyphs", "tiles" } do love.filesystem.remove(SHOT:format(name)) end
+    -- Each turn's map calls are timed as well as the whole turn.
+    script = Script.new(game, { map_time = Script.time_map(require "map", love.timer.getTime) })
+  end
+end
+
+local function shots_written()
+  for _, name in ipairs { "glyphs", "tiles" } do
+    local info = love.filesystem.getInfo(SHOT:format(name))
+    if not (info and info.size and info.size > 0) then return false end
+  end
+  return true
+end
+
+-- The scripted game: one turn per frame (a screenshot, when the script asks,
+-- is written at the end of this frame's draw); then, once both screenshots
+-- are on disk, the result.
+local function scripted_update()
+  if not result then
+    local shot
+    result, shot = script:update()
+    if shot then love.graphics.captureScreenshot(SHOT:format(shot)) end
+    return
+  end
+  waited = waited + 1
+  if not result.ok or shots_written() then
+    finish(result.ok, result.line)
+  elseif waited > 300 then
+    finish(false, "FAIL the screenshots were not written")
   end
 end
 
 function love.update(dt)
-  if script then
-    -- One scripted action per frame; then the screenshot (written at the end
-    -- of this frame's draw) and, once it is on disk, the result.
-    if not result then
-      result = script:update()
-      if result then love.graphics.captureScreenshot(SHOT) end
-    else
-      waited = waited + 1
-      local info = love.filesystem.getInfo(SHOT)
-      if info and info.size and info.size > 0 then
-        finish(result.ok, result.line)
-      elseif waited > 300 then
-        finish(false, "FAIL no screenshot written")
-      end
-    end
-    return
-  end
+  if script then return scripted_update() end
   if game.auto then
     clock = clock + dt
     while game.auto and clock >= TICK do
@@ -109,10 +125,19 @@ end
 
 function love.keypressed(key)
   if script then return end
-  local shift = love.keyboard.isDown("lshift", "rshift")
-  if game:key(key, shift) == "quit" then love.event.quit() end
+  -- Shift+. is ">" on many layouts: text input takes it, not the rest key;
+  -- "<" and ">" come from text input, whatever keys the layout types them with.
+  if key == "<" or key == ">" or key == "." and love.keyboard.isDown("lshift", "rshift") then return end
+  if game:key(key) == "quit" then love.event.quit() end
 end
 
 function love.textinput(text)
-  if not script and text == ">" then game:key(">") end
+  if not script and (text == ">" or text == "<") then game:key(text) end
+end
+
+-- A click on a remembered cell travels there over the cells seen.
+function love.mousepressed(px, py, button)
+  if script or button ~= 1 then return end
+  local x, y = view.cell_at(game, px, py)
+  if x then game:travel(x, y) end
 end

@@ -1,158 +1,290 @@
--- The scripted run (`love examples/love --script`, and spec/love_game_spec.lua
--- headless): plain Lua driving a game, one action per update() so that LÖVE
--- draws every step. It cycles through every algorithm and back on level 1,
--- auto-walks to ">" on two levels and descends from each, then shows the path
--- on level 3 and walks all of it but the last few steps, checking the state
--- after every action.
+-- The scripted game (`love examples/love --script`, and spec/love_spec.lua
+-- headless): plain Lua playing a game, one turn per update() so that LÖVE
+-- draws every turn. It fights what stands next to it, auto-explores each
+-- level for a while, travels to ">" over what it has seen and descends; on
+-- level 3 it travels back to "<", climbs, and goes down again; it switches
+-- between the two views as it goes. After every turn it checks the game's
+-- invariants, and that a level returned to is the one it left.
 local Game = require "game"
 
 local M = {}
 
-M.DESCENTS = 2
-M.LEFT_SHOWN = 6  -- steps of the path left unwalked on the last level
+M.TURNS = 500          -- at least this many turns
+M.LEVELS = 4           -- down to this level
+M.BUDGET = 150         -- turns of exploring on a level before heading for its stairs
+M.VIEW_EVERY = 40      -- turns between view switches
+M.SHOT_AFTER = 100     -- turns before a view's screenshot may be taken
+M.SHOT_ROUTE = 10      -- cells of the route shown in a screenshot, at least
+M.SHOT_LATE = 400      -- turns after which a screenshot need not show a monster
+M.MAX_TURNS = 5000
 
 local Script = {}
 Script.__index = Script
 
 local fmt = string.format
 
-local function render(m)
-  local rows = {}
-  for y, row in ipairs(m) do rows[y] = table.concat(row) end
-  return table.concat(rows, "\n")
+-- Wraps every function of the map module so that the time spent in them is
+-- counted in the returned table's `seconds` (game.lua calls them through the
+-- module table, so it is timed too). For the timings only.
+function M.time_map(map, clock)
+  local spent = { seconds = 0 }
+  for name, f in pairs(map) do
+    if type(f) == "function" then
+      map[name] = function(...)
+        local start = clock()
+        local a, b, c = f(...)
+        spent.seconds = spent.seconds + clock() - start
+        return a, b, c
+      end
+    end
+  end
+  return spent
 end
 
--- options.max_updates bounds the run (default 10000 updates).
+-- Adds up the time of the game's turn calls since the last turn was
+-- recorded (an action that did not take the turn, then the rest that did,
+-- count as one turn), and with `spent` (from time_map) the map calls made
+-- inside them: not the script's own, which choose the action.
+function Script:time_turns(spent)
+  local turn = self.game.turn
+  self.pending = { time = 0, map = 0 }
+  self.game.turn = function(game, ...)
+    local before = spent and spent.seconds
+    local took, what = turn(game, ...)
+    self.pending.time = self.pending.time + game.turn_time
+    if spent then self.pending.map = self.pending.map + spent.seconds - before end
+    return took, what
+  end
+end
+
+-- options.max_turns bounds the run; options.map_time, a table from
+-- time_map, adds the map calls' share of each turn to the timings.
 function M.new(game, options)
   options = options or {}
   local self = setmetatable({}, Script)
   self.game = game
-  self.max_updates = options.max_updates or 10000
-  self.updates = 0
-  self.phase = "algorithms"
-  self.first = { algorithm = game.algorithm, seed = game:level_seed(), text = render(game.m) }
-  self.cycled = {}
-  self.walked = {}
-  self.seeds = { game:level_seed() }
+  self.max_turns = options.max_turns or M.MAX_TURNS
+  self.goal = "explore"
+  self.level_turns = 0
+  self.went_up = false
+  self.deepest = 1
+  self.visited = { [game.level] = true }
+  self.visits = 1
+  self.returns = 0
+  self.deaths = 0
+  self.left = {}          -- fingerprints of the levels left, by level
+  self.views = {}
+  self.shots = {}         -- view name -> true once its screenshot was asked for
+  self.map_time = options.map_time
+  self:time_turns(self.map_time)
+  self.times = { turn = { n = 0, sum = 0, worst = 0, map = 0, map_worst = 0 },
+    level = { n = 0, sum = 0, worst = 0, map = 0, map_worst = 0 } }
   return self
 end
 
 function Script:fail(...)
-  self.result = { ok = false, line = "FAIL level " .. self.game.level .. ": " .. fmt(...) }
+  local game = self.game
+  self.result = { ok = false, line = fmt("FAIL level %d turn %d: ", game.level.depth, game.turns) .. fmt(...) }
   return self.result
 end
 
--- Nil, or the first problem game:check() finds.
-function Script:problem()
-  local ok, problems = self.game:check()
-  if not ok then return table.concat(problems, "; ") end
+-- The monster next to the player that a bump would hit, if any.
+function Script:adjacent_foe()
+  local game = self.game
+  local p, m = game.player, game.level.m
+  for _, monster in ipairs(game.level.monsters) do
+    if math.max(math.abs(monster.x - p.x), math.abs(monster.y - p.y)) == 1
+      and Game.can_step(m, p, monster, { blocked = "#", diagonal = true }) then
+      return monster
+    end
+  end
 end
 
--- Starts walking the current level: the expected number of steps is the
--- shortest path's.
-function Script:start_walk()
+-- Travels to `cell` (a staircase); climbs or descends once on it.
+function Script:head_for(cell, stairs)
   local game = self.game
-  local path, err = game:path_to_stairs()
-  if not path then return self:fail("no path to the stairs: %s", tostring(err)) end
-  self.expected = #path - 1
-  self.seen_count = game:seen_count()
-  game:auto_walk()
+  local p = game.player
+  if p.x == cell.x and p.y == cell.y then return game:turn(stairs) end
+  if not game:was_seen(cell.x, cell.y) then return game:turn("explore_step") end
+  if not (game.target and game.target.x == cell.x and game.target.y == cell.y) then game:travel(cell.x, cell.y) end
+  local took, why = game:turn("travel_step")
+  if not took and why == "stuck" then return game:turn("explore_step") end
+  return took, why
 end
 
--- One auto-walk step, checked: one legal step, fov memory only grows.
-function Script:step()
+-- The next turn's action, taken.
+function Script:act()
   local game = self.game
-  local from = { x = game.player.x, y = game.player.y }
-  local status = game:tick()
-  if status ~= "step" and status ~= "arrived" then return self:fail("auto-walk %s", status) end
-  local dx, dy = game.player.x - from.x, game.player.y - from.y
-  if not Game.can_step(game.m, from.x, from.y, dx, dy) then
-    return self:fail("illegal step (%d,%d) -> (%d,%d)", from.x, from.y, game.player.x, game.player.y)
+  local p = game.player
+  local foe = self:adjacent_foe()
+  if foe then return game:turn("bump", foe.x - p.x, foe.y - p.y) end
+  local level = game.level
+  if self.goal == "explore" then
+    if self.level_turns < M.BUDGET then
+      local took = game:turn("explore_step")
+      if took then return true end
+    end
+    self.goal = (level.depth == 3 and not self.went_up) and "up" or "down"
   end
-  local seen = game:seen_count()
-  if seen < self.seen_count then return self:fail("remembered cells went from %d to %d", self.seen_count, seen) end
-  self.seen_count = seen
-  local problem = self:problem()
-  if problem then return self:fail("%s", problem) end
-  return status
+  if self.goal == "up" then return self:head_for(level.up, "ascend") end
+  return self:head_for(level.stairs, "descend")
 end
 
--- Cycles the algorithms once round, back to the first: each must make the level.
-function Script:algorithms()
+-- What the turn just taken changed about the level: a new level is the one
+-- below, arrived at where the stairs above were; a level returned to is the
+-- one left, as it was left.
+function Script:check_level(before)
   local game = self.game
-  if #self.cycled < #game.algorithms then
-    local ok, err = game:cycle_algorithm(1)
-    if not ok then return self:fail("%s", err) end
-    local problem = self:problem()
-    if problem then return self:fail("%s: %s", game.algorithm, problem) end
-    if game:level_seed() ~= self.first.seed then return self:fail("Tab changed the seed") end
-    self.cycled[#self.cycled + 1] = game.algorithm
-    return
+  local level = game.level
+  if level == before.level then return end
+  self.left[before.level] = Game.fingerprint(before.level)
+  self.level_turns = 0
+  self.goal = "explore"
+  if self.visited[level] then
+    if game.levels[level.depth] ~= level then return self:fail("returned to a level that is not kept") end
+    if Game.fingerprint(level) ~= self.left[level] then return self:fail("level %d changed while away", level.depth) end
+    self.returns = self.returns + 1
+    if level.depth < before.level.depth then
+      self.went_up = true
+      self.goal = "down"
+    end
+  else
+    if level.depth ~= before.level.depth + 1 then return self:fail("a new level %d", level.depth) end
+    local s, u = before.level.stairs, level.up
+    if not (u and u.x == s.x and u.y == s.y) then return self:fail("arrived away from the stairs above") end
+    self.visited[level] = true
+    self.visits = self.visits + 1
   end
-  if game.algorithm ~= self.first.algorithm or render(game.m) ~= self.first.text then
-    return self:fail("cycling through the algorithms did not come back to the same %s level", self.first.algorithm)
+  local p = game.player
+  if game.level.m[p.y][p.x] ~= (level.depth > before.level.depth and Game.UP or Game.DOWN) then
+    return self:fail("arrived at (%d,%d), not on the stairs", p.x, p.y)
   end
-  self.phase = "walk"
-  return self:start_walk()
+  self.deepest = math.max(self.deepest, level.depth)
 end
 
-function Script:walk()
+-- The invariants after a turn: the game's own check, the player's move one
+-- legal step (by map's rule), every monster's at most one cell.
+function Script:check_turn(before)
   local game = self.game
-  local status = self:step()
-  if status ~= "arrived" then return end
-  local p, s = game.player, game.stairs
-  if not (p.x == s.x and p.y == s.y and game.m[p.y][p.x] == ">") then
-    return self:fail("arrived at (%d,%d), stairs at (%d,%d)", p.x, p.y, s.x, s.y)
+  local ok, problems = game:check()
+  if not ok then return self:fail("%s", table.concat(problems, "; ")) end
+  if game.level ~= before.level then return self:check_level(before) end
+  local p, from = game.player, before.player
+  if p.x ~= from.x or p.y ~= from.y then
+    if not Game.can_step(game.level.m, from, p, { blocked = "#", diagonal = true }) then
+      return self:fail("@ went from (%d,%d) to (%d,%d)", from.x, from.y, p.x, p.y)
+    end
   end
-  if game.steps ~= self.expected then
-    return self:fail("walked %d steps, the shortest path has %d", game.steps, self.expected)
+  for _, monster in ipairs(game.level.monsters) do
+    local was = before.monsters[monster]
+    if not was then return self:fail("a %s appeared", monster.kind.name) end
+    if math.max(math.abs(monster.x - was.x), math.abs(monster.y - was.y)) > 1 then
+      return self:fail("a %s went from (%d,%d) to (%d,%d)", monster.kind.name, was.x, was.y, monster.x, monster.y)
+    end
   end
-  self.walked[#self.walked + 1] = game.steps
-  local level, gold, potions = game.level, game.gold, game.potions
-  if not game:descend() then return self:fail("could not descend: %s", tostring(game.message)) end
-  if game.level ~= level + 1 then return self:fail("level %d after descending from %d", game.level, level) end
-  if game:level_seed() ~= self.first.seed + level then return self:fail("level seed %d", game:level_seed()) end
-  if game.gold ~= gold or game.potions ~= potions then return self:fail("descending changed the counts") end
-  if game:on_stairs() then return self:fail("a new level starts on its stairs") end
-  local problem = self:problem()
-  if problem then return self:fail("%s", problem) end
-  self.seeds[#self.seeds + 1] = game:level_seed()
-  if #self.walked < M.DESCENTS then return self:start_walk() end
-  self.phase = "final"
-  game:toggle_path()
-  if not game.path then return self:fail("no path shown") end
-  self.final_steps = math.max(0, #game.path - 1 - M.LEFT_SHOWN)
-  return self:start_walk()
 end
 
--- Level 3: the path but its last LEFT_SHOWN steps, then stop with those shown.
-function Script:final()
+function Script:snapshot()
   local game = self.game
-  if game.steps < self.final_steps then
-    local status = self:step()
-    if not status or self.result then return end
+  local monsters = {}
+  for _, monster in ipairs(game.level.monsters) do monsters[monster] = { x = monster.x, y = monster.y } end
+  return { level = game.level, player = { x = game.player.x, y = game.player.y }, monsters = monsters }
+end
+
+function Script:record_time()
+  local t, pending = self.times[self.game.turn_kind], self.pending
+  t.n = t.n + 1
+  t.sum = t.sum + pending.time
+  t.worst = math.max(t.worst, pending.time)
+  t.map = t.map + pending.map
+  t.map_worst = math.max(t.map_worst, pending.map)
+  pending.time, pending.map = 0, 0
+end
+
+function Script:monster_in_sight()
+  local game = self.game
+  for _, monster in ipairs(game.level.monsters) do
+    if game:is_visible(monster.x, monster.y) then return true end
   end
-  if game.steps < self.final_steps then return end
-  game.auto = false
-  if not game.path or #game.path - 1 ~= self.expected - game.steps then
-    return self:fail("the path shown does not lead on to the stairs")
+  return false
+end
+
+-- Switches views every VIEW_EVERY turns; asks for each view's screenshot
+-- once, on a turn after SHOT_AFTER with a monster in sight and a route of
+-- SHOT_ROUTE / 2 cells or more shown, or after SHOT_LATE while travelling a
+-- route of SHOT_ROUTE cells or more.
+function Script:views_and_shots()
+  local game = self.game
+  self.views[game.view] = true
+  if game.turns % M.VIEW_EVERY == 0 then game:key("tab") end
+  local route = game.route and #game.route or 0
+  if game.turns >= M.SHOT_AFTER and not self.shots[game.view]
+    and (route >= M.SHOT_ROUTE and game.target and game.turns >= M.SHOT_LATE
+      or route >= M.SHOT_ROUTE / 2 and self:monster_in_sight()) then
+    self.shots[game.view] = true
+    return game.view
+  end
+end
+
+function Script:done()
+  return self.game.turns >= M.TURNS and self.deepest >= M.LEVELS and self.went_up
+end
+
+local function micro(seconds)
+  return math.floor(seconds * 1e6 + 0.5)
+end
+
+-- The map calls' share of the timings, when they were timed.
+function Script:map_times()
+  if not self.map_time then return "" end
+  local t, l = self.times.turn, self.times.level
+  return fmt(" map_turn_mean_us=%d map_turn_worst_us=%d map_level_worst_us=%d", micro(t.map / math.max(t.n, 1)),
+    micro(t.map_worst), micro(l.map_worst))
+end
+
+function Script:finish()
+  local game, t, l = self.game, self.times.turn, self.times.level
+  local views = {}
+  for name in pairs(self.views) do views[#views + 1] = name end
+  table.sort(views)
+  if #views < 2 then return self:fail("only the %s view was shown", views[1]) end
+  if game.fights == 0 then return self:fail("no fights") end
+  for _, name in ipairs(views) do
+    if not self.shots[name] then return self:fail("no turn for the %s view's screenshot", name) end
   end
   self.result = {
     ok = true,
-    line = fmt("ok levels=%d algorithms=%s seeds=%s walked=%s gold=%d potions=%d turns=%d",
-      game.level, table.concat(self.cycled, ","), table.concat(self.seeds, ","),
-      table.concat(self.walked, ","), game.gold, game.potions, game.turns),
+    line = fmt("ok turns=%d levels=%d deepest=%d returns=%d fights=%d kills=%d deaths=%d hp=%d gold=%d "
+      .. "views=%s size=%dx%d seed=%d turn_mean_us=%d turn_worst_us=%d level_mean_us=%d level_worst_us=%d%s",
+      game.turns, self.visits, self.deepest, self.returns, game.fights, game.kills, self.deaths, game.player.hp,
+      game.gold, table.concat(views, ","), game.width, game.height, game.seed, micro(t.sum / math.max(t.n, 1)),
+      micro(t.worst), micro(l.sum / math.max(l.n, 1)), micro(l.worst), self:map_times()),
   }
   return self.result
 end
 
--- One action. Returns nil while running, then {ok = boolean, line = string}.
+-- One turn. Returns nil while running, then {ok = boolean, line = string};
+-- and the name of a view whose screenshot to take now, if any.
 function Script:update()
   if self.result then return self.result end
-  self.updates = self.updates + 1
-  if self.updates > self.max_updates then return self:fail("no result after %d updates", self.max_updates) end
-  self[self.phase](self)
-  return self.result
+  local game = self.game
+  if game.turns >= self.max_turns then return self:fail("not done after %d turns", self.max_turns) end
+  if game.dead then
+    self.deaths = self.deaths + 1
+    game:restart(game.seed + 1000)
+    self.goal, self.level_turns, self.went_up, self.deepest = "explore", 0, false, 1
+    self.visited, self.left = { [game.level] = true }, {}
+    return nil
+  end
+  local before = self:snapshot()
+  if not self:act() then game:turn("rest") end
+  self.level_turns = self.level_turns + 1
+  self:record_time()
+  self:check_turn(before)
+  if self.result then return self.result end
+  local shot = self:views_and_shots()
+  if self:done() then return self:finish(), shot end
+  return nil, shot
 end
 
 return M

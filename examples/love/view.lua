@@ -1,44 +1,72 @@
--- Draws a game (game.lua) with love.graphics: the map as coloured glyphs on a
--- grid, bright where visible, dimmed where remembered, black elsewhere; the
--- path to the stairs when shown; a HUD line above and a message and the keys
--- below.
+-- Draws a game (game.lua) with love.graphics, in one of two views: glyphs
+-- (coloured characters on a grid) or tiles (tiles.lua's tileset, walls
+-- joined by map.autotile). Both show what is in sight bright, what is
+-- remembered dimmed, the route being walked, and a camera window that keeps
+-- "@" in view on levels larger than the window; a HUD line above and the
+-- message and keys below.
 -- luacheck: read globals love
+local map = require "map"
+local tiles = require "tiles"
+
 local M = {}
 
-M.CELL_W, M.CELL_H = 14, 20
-M.TOP = 30        -- the HUD line above the map
-M.BOTTOM = 48     -- the message and key lines below it
+M.CELL = tiles.SIZE
+M.TOP = 28        -- the HUD line above the map
+M.BOTTOM = 44     -- the message and key lines below it
 
 local GLYPH = {
   ["#"] = { 0.56, 0.60, 0.76 },
-  ["."] = { 0.60, 0.60, 0.64 },
+  ["."] = { 0.45, 0.45, 0.50 },
   ["@"] = { 1.00, 1.00, 1.00 },
   [">"] = { 0.30, 0.90, 1.00 },
+  ["<"] = { 0.70, 0.60, 1.00 },
   ["$"] = { 1.00, 0.80, 0.10 },
   ["!"] = { 1.00, 0.35, 0.80 },
   ["+"] = { 0.90, 0.52, 0.18 },
+  ["'"] = { 0.90, 0.52, 0.18 },
+  g = { 0.35, 0.85, 0.30 },
+  o = { 0.95, 0.35, 0.30 },
 }
 local OTHER = { 0.75, 0.75, 0.75 }
 local DIM = 0.45
-local LIT = { 0.11, 0.11, 0.15 }      -- background of visible cells
-local PATH = { 0.10, 0.20, 0.36 }     -- background of the path to ">"
-local PATH_DIM = { 0.06, 0.11, 0.20 } -- the same out of sight
-local WALL_LIT = { 0.17, 0.18, 0.25 } -- background of visible walls
+local LIT = { 0.10, 0.10, 0.14 }       -- background of visible cells (glyphs)
+local ROUTE = { 0.12, 0.24, 0.44 }     -- background of the route being walked
 local TEXT = { 0.80, 0.80, 0.84 }
 local LABEL = { 0.50, 0.50, 0.56 }
 local VALUE = { 1.00, 1.00, 1.00 }
+local HURT = { 1.00, 0.40, 0.35 }
 
-local glyph_font, hud_font
+local glyph_font, hud_font, tileset
 local offsets = {}
+local masks = setmetatable({}, { __mode = "k" })  -- each level's autotile index rows
 
 function M.load()
-  glyph_font = love.graphics.newFont(17)
-  hud_font = love.graphics.newFont(14)
+  glyph_font = love.graphics.newFont(16)
+  hud_font = love.graphics.newFont(13)
+  tileset = tiles.load()
 end
 
--- The window size for a map of w x h cells.
-function M.size(w, h)
-  return w * M.CELL_W, M.TOP + h * M.CELL_H + M.BOTTOM
+-- How many cells of the map the window shows across and down.
+function M.cells()
+  local w, h = love.graphics.getDimensions()
+  return math.floor(w / M.CELL), math.floor((h - M.TOP - M.BOTTOM) / M.CELL)
+end
+
+-- The camera: the cell offsets (0 = the map's left or top edge) that centre
+-- the player, held inside the map.
+function M.camera(game)
+  local cols, rows = M.cells()
+  local function axis(at, size, shown)
+    return math.max(0, math.min(at - 1 - math.floor(shown / 2), size - shown))
+  end
+  return axis(game.player.x, game.width, cols), axis(game.player.y, game.height, rows)
+end
+
+-- The map cell under window pixel (px, py), or nil.
+function M.cell_at(game, px, py)
+  local cx, cy = M.camera(game)
+  local x, y = cx + math.floor(px / M.CELL) + 1, cy + math.floor((py - M.TOP) / M.CELL) + 1
+  if py >= M.TOP and x >= 1 and y >= 1 and x <= game.width and y <= game.height then return x, y end
 end
 
 -- Where glyph c sits in its cell: centred (LÖVE's default font is not monospace).
@@ -46,88 +74,136 @@ local function offset(c)
   local o = offsets[c]
   if not o then
     o = {
-      math.floor((M.CELL_W - glyph_font:getWidth(c)) / 2 + 0.5),
-      math.floor((M.CELL_H - glyph_font:getHeight()) / 2 + 0.5),
+      math.floor((M.CELL - glyph_font:getWidth(c)) / 2 + 0.5),
+      math.floor((M.CELL - glyph_font:getHeight()) / 2 + 0.5),
     }
     offsets[c] = o
   end
   return o
 end
 
-local function set_colour(c, k)
+local function tint(c, k)
   love.graphics.setColor(c[1] * k, c[2] * k, c[3] * k)
 end
 
-local function cell_background(x, y, colour)
-  love.graphics.setColor(colour)
-  love.graphics.rectangle("fill", (x - 1) * M.CELL_W, M.TOP + (y - 1) * M.CELL_H, M.CELL_W, M.CELL_H)
+local function fill(px, py, c)
+  love.graphics.setColor(c)
+  love.graphics.rectangle("fill", px, py, M.CELL, M.CELL)
 end
 
-local function glyph(x, y, c, k)
+local function glyph(px, py, c, k)
   local o = offset(c)
-  set_colour(GLYPH[c] or OTHER, k)
-  love.graphics.print(c, (x - 1) * M.CELL_W + o[1], M.TOP + (y - 1) * M.CELL_H + o[2])
+  tint(GLYPH[c] or OTHER, k)
+  love.graphics.print(c, px + o[1], py + o[2])
+end
+
+-- A cell in the tile view: a wall's autotile index picks its tile; anything
+-- else is drawn on a floor tile.
+local function tile(px, py, c, index, k)
+  love.graphics.setColor(k, k, k)
+  if index then
+    love.graphics.draw(tileset.image, tileset.wall[index], px, py)
+    return
+  end
+  love.graphics.draw(tileset.image, tileset.sprite["."], px, py)
+  local quad = tileset.sprite[c]
+  if quad and c ~= "." then
+    love.graphics.draw(tileset.image, quad, px, py)
+  elseif not quad then
+    glyph(px, py, c, k)
+  end
+end
+
+-- The actor drawn on top of a visible cell: a glyph or its tile.
+local function actor(game, px, py, c)
+  if game.view == "tiles" then
+    love.graphics.setColor(1, 1, 1)
+    love.graphics.draw(tileset.image, tileset.sprite[c], px, py)
+  else
+    glyph(px, py, c, 1)
+  end
+end
+
+local function route_cells(game)
+  local on = {}
+  if game.route then
+    for i = 2, #game.route do
+      local p = game.route[i]
+      on[p.y * (game.width + 1) + p.x] = true
+    end
+  end
+  return on
+end
+
+local function draw_map(game)
+  local level, m = game.level, game.level.m
+  local tiled = game.view == "tiles"
+  if tiled and not masks[level] then masks[level] = map.autotile(m, { index = true }) end
+  local index = masks[level]
+  local cx, cy = M.camera(game)
+  local cols, rows = M.cells()
+  local on_route = route_cells(game)
+  love.graphics.setFont(glyph_font)
+  for y = cy + 1, math.min(game.height, cy + rows) do
+    local row, py = m[y], M.TOP + (y - cy - 1) * M.CELL
+    for x = cx + 1, math.min(game.width, cx + cols) do
+      local px = (x - cx - 1) * M.CELL
+      local visible, seen = game:is_visible(x, y), game:was_seen(x, y)
+      local k = visible and 1 or DIM
+      if seen and tiled then
+        tile(px, py, row[x], index[y][x], k)
+      elseif visible then
+        fill(px, py, LIT)
+      end
+      if on_route[y * (game.width + 1) + x] then
+        love.graphics.setColor(ROUTE[1], ROUTE[2], ROUTE[3], tiled and 0.6 or 1)
+        love.graphics.rectangle("fill", px, py, M.CELL, M.CELL)
+      end
+      if seen and not tiled then glyph(px, py, row[x], k) end
+    end
+  end
+  for _, monster in ipairs(level.monsters) do
+    if game:is_visible(monster.x, monster.y) then
+      actor(game, (monster.x - cx - 1) * M.CELL, M.TOP + (monster.y - cy - 1) * M.CELL, monster.char)
+    end
+  end
+  local p = game.player
+  actor(game, (p.x - cx - 1) * M.CELL, M.TOP + (p.y - cy - 1) * M.CELL, "@")
 end
 
 -- Segments {colour, text, ...} for love.graphics.print.
 local function hud_line(game)
+  local p = game.player
   return {
-    LABEL, "level ", VALUE, tostring(game.level),
-    LABEL, "   algorithm ", GLYPH[">"], game.algorithm,
-    LABEL, "   seed ", VALUE, string.format("%d", game:level_seed()),
+    LABEL, "depth ", VALUE, tostring(game.level.depth),
+    LABEL, "   HP ", p.hp * 3 <= p.max_hp and HURT or VALUE, string.format("%d/%d", p.hp, p.max_hp),
+    LABEL, "   seed ", VALUE, string.format("%d", game.seed),
+    LABEL, "   turn ", VALUE, tostring(game.turns),
     LABEL, "   gold ", GLYPH["$"], tostring(game.gold),
-    LABEL, "   potions ", GLYPH["!"], tostring(game.potions),
-    LABEL, "   turns ", VALUE, tostring(game.turns),
+    LABEL, "   kills ", VALUE, tostring(game.kills),
+    LABEL, "   ", GLYPH[">"], game.level.algorithm,
+    LABEL, "   view ", VALUE, game.view,
   }
 end
 
-local KEYS = "move: arrows hjkl yubn numpad  Tab: algorithm  p: path  "
-  .. "a/Enter: walk to >  x: explore  >/Space: descend  r: new seed  Esc: quit"
+local KEYS = "move/attack: arrows hjkl yubn numpad   x: explore   click: travel   . rest   "
+  .. "> < stairs   Tab: view   r: new game   Esc: quit"
 
 function M.draw(game)
-  local m = game.m
   love.graphics.clear(0, 0, 0)
-  local on_path = {}
-  if game.show_path and game.path then
-    for _, p in ipairs(game.path) do
-      on_path[p.y * (game.width + 1) + p.x] = true
-    end
-  end
-  love.graphics.setFont(glyph_font)
-  for y = 1, #m do
-    local row = m[y]
-    for x = 1, #row do
-      local c = row[x]
-      if game:is_visible(x, y) then
-        if on_path[y * (game.width + 1) + x] then
-          cell_background(x, y, PATH)
-        else
-          cell_background(x, y, c == "#" and WALL_LIT or LIT)
-        end
-        glyph(x, y, c, 1)
-      elseif game:was_seen(x, y) then
-        if on_path[y * (game.width + 1) + x] then cell_background(x, y, PATH_DIM) end
-        glyph(x, y, c, DIM)
-      elseif on_path[y * (game.width + 1) + x] then
-        cell_background(x, y, PATH_DIM)
-      end
-    end
-  end
-  if game.show_path and game.path then
-    local s = game.stairs
-    if not game:is_visible(s.x, s.y) then glyph(s.x, s.y, ">", 1) end
-  end
-  glyph(game.player.x, game.player.y, "@", 1)
-
+  draw_map(game)
   love.graphics.setFont(hud_font)
+  love.graphics.setColor(0, 0, 0)
+  love.graphics.rectangle("fill", 0, 0, love.graphics.getWidth(), M.TOP)
+  local _, rows = M.cells()
+  local below = M.TOP + rows * M.CELL
+  love.graphics.rectangle("fill", 0, below, love.graphics.getWidth(), love.graphics.getHeight() - below)
   love.graphics.setColor(1, 1, 1)
-  local text_y = math.floor((M.TOP - hud_font:getHeight()) / 2)
-  love.graphics.print(hud_line(game), 8, text_y)
-  local below = M.TOP + #m * M.CELL_H
-  love.graphics.setColor(TEXT)
+  love.graphics.print(hud_line(game), 8, math.floor((M.TOP - hud_font:getHeight()) / 2))
+  love.graphics.setColor(game.dead and HURT or TEXT)
   love.graphics.print(game.message or "", 8, below + 4)
   love.graphics.setColor(LABEL)
-  love.graphics.print(KEYS, 8, below + 4 + hud_font:getHeight() + 4)
+  love.graphics.print(KEYS, 8, below + 6 + hud_font:getHeight())
 end
 
 return M
