@@ -17,11 +17,19 @@ use crate::rng::Rng;
 /// Their names, as options of `generate`.
 pub const NAMES: [&str; 3] = ["vaults", "arrive", "place"];
 
-/// What each of them must be, for the message when it is not a table.
-const SHAPES: [&str; 3] = [
+/// What each of them must be, for the message when it is not a table (and
+/// `map.describe`).
+pub const SHAPES: [&str; 3] = [
     "an array of templates {rows=, count=, rotate=, required=}",
     "a position {x=, y=}",
     "an array of {char=, count=, min=, hidden=}",
+];
+
+/// What each of them does, for `map.describe` (docs/levels.md has the rest).
+pub const DOCS: [&str; 3] = [
+    "hand-drawn templates stamped on the level and joined to it by the shortest tunnels",
+    "where @ starts, on an up staircase (the > of the level above)",
+    "a game's own characters on free floor cells, at a walking distance min from @ and hidden from its sight",
 ];
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
