@@ -159,9 +159,10 @@ pub fn bound_autotile(size: (usize, usize)) -> usize {
 
 /// Per cell, at most, for what `vaults`, `arrive` and `place` add while a
 /// level is made: the vaults' owners (a byte), the tunnels' marks (two
-/// bytes) and queue (a `u32`), or the walking distances and their queue
-/// (two `u32`s), sight (a byte) and the floor cells listed with their
-/// distance (two `u32`s, and a count for each block of 256 of them).
+/// bytes) and queue (a `u32`) with, while the join checks the level, the
+/// toolkit's flood (a byte and a `u32`); or the walking distances and
+/// their queue (two `u32`s), sight (a byte) and the floor cells listed
+/// with their distance (two `u32`s, and a count for each block of 256).
 /// Measured: at most 17 B/cell in all, `bound_generate`'s share included.
 const DESIGN_PER_CELL: usize = 16;
 
