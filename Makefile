@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' -o -name '*.lua')
 
-.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock rock-install play test-love test-browser test-host readme
+.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock play test-love test-browser test-host readme test-rock test-types
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -19,12 +19,21 @@ $(BUILD)/5.1/map.so: $(SOURCES)
 	$(CARGO) build --locked --release --features luajit --target-dir target/luajit
 	install -D -m 755 target/luajit/release/libmap.so $@
 
+# The module's Lua side, installed beside it (share/lua/5.4/map/, share/lua/5.1/map/):
+# map.args (the CLI's and the server's reading of arguments) and map.server
+# (the OpenResty handler, docs/server.md).
+LUA_MODULES := lua/map/args.lua lua/map/server.lua
+
 install: all
 	install -D -m 755 $(BUILD)/5.4/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.4/map.so
 	install -D -m 755 $(BUILD)/5.1/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.1/map.so
+	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/lua/5.4/map $(LUA_MODULES)
+	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/lua/5.1/map $(LUA_MODULES)
+	install -D -m 644 types/map.d.lua $(DESTDIR)$(PREFIX)/share/map/types/map.d.lua
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/lua/5.4/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.1/map.so
+	rm -rf $(DESTDIR)$(PREFIX)/share/lua/5.4/map $(DESTDIR)$(PREFIX)/share/lua/5.1/map $(DESTDIR)$(PREFIX)/share/map
 
 # The HTTP server (nginx/, see docs/server.md): Debian's nginx with
 # libnginx-mod-http-lua, or OpenResty when it is on PATH. In the foreground;
@@ -36,8 +45,9 @@ serve: $(BUILD)/5.1/map.so
 	PORT=$(PORT) ADDR=$(ADDR) nginx/serve.sh
 
 # The full suite: the core, the specs on both interpreters, the hostile
-# hosts, the LÖVE demo under Xvfb and the page in headless Chromium.
-test: test-rust test-lua test-host test-love test-browser
+# hosts, the LÖVE demo under Xvfb, the page in headless Chromium and the
+# type definitions under a type checker.
+test: test-rust test-lua test-host test-love test-browser test-types
 
 test-rust:
 	$(CARGO) test --locked
@@ -66,6 +76,17 @@ test-love: $(BUILD)/5.1/map.so
 test-browser: $(BUILD)/5.1/map.so
 	SCREENSHOT_DIR=$(SCREENSHOT_DIR) busted --run=luajit tests/browser
 
+# The editors' type definitions (types/map.d.lua) in use: emmylua_check over
+# the CLI, the README's examples and the LÖVE demo (tests/types/check.sh;
+# spec/types_spec.lua, in test-lua, checks them against the module).
+test-types:
+	tests/types/check.sh
+
+# The rock as a LuaRocks user builds and installs it, offline, from a clean
+# clone of HEAD (tests/rock/run.sh, docs/testing.md); .ci/run runs it.
+test-rock:
+	tests/rock/run.sh
+
 # The benchmark (bench/run.sh; docs/performance.md, bench/RESULTS.md): markdown on stdout.
 bench: all
 	bench/run.sh
@@ -86,13 +107,15 @@ readme: $(BUILD)/5.4/map.so
 clean:
 	rm -rf build target
 
-# For luarocks (map-*.rockspec, build type "make"): builds and installs the
-# one flavour matching the interpreter luarocks runs for, given as LUA.
+# For luarocks (map-*.rockspec, build type "make"): builds the one flavour
+# matching the interpreter luarocks runs for, given as LUA, as build/rock/map.so,
+# which the rockspec's build.install puts in the tree with map.args and
+# map.server. (Not an install target: `luarocks make --pack-binary-rock` passes
+# a make install the default tree's directories, not the ones it packs.)
 FLAVOUR = $(shell $(LUA) -e 'io.write(jit and "luajit" or _VERSION == "Lua 5.4" and "lua54" or "none")')
 
 rock:
 	@test "$(FLAVOUR)" != none || { echo "map needs Lua 5.4 or LuaJIT; $(LUA) is neither" >&2; exit 1; }
+	@command -v $(CARGO) >/dev/null || { echo "map: building needs Rust's cargo (https://rustup.rs)" >&2; exit 1; }
 	$(CARGO) build --locked --release --features $(FLAVOUR) --target-dir target/$(FLAVOUR)
-
-rock-install:
-	install -D -m 755 target/$(FLAVOUR)/release/libmap.so $(LIBDIR)/map.so
+	install -D -m 755 target/$(FLAVOUR)/release/libmap.so build/rock/map.so

@@ -6,27 +6,15 @@
 --   lua5.4 docs/algorithms.lua docs/generators.md  -- rewrites the text there (`make readme`)
 --
 -- spec/readme_spec.lua checks that docs/generators.md holds exactly this text.
+package.path = "lua/?.lua;" .. package.path -- map.args, from the repository's root
 local map = require "map"
+local allowed = require("map.args").allowed
 
 local BEGIN = "<!-- algorithms: begin (made from the module by `make readme`) -->"
 local END = "<!-- algorithms: end -->"
 
 -- The sample shown for every algorithm: `lua main.lua 48 15 7 <name>`.
 local SAMPLE = { width = 48, height = 15, seed = 7 }
-
-local function number(x)
-  if x == math.floor(x) and math.abs(x) < 2 ^ 53 then return string.format("%d", x) end
-  return tostring(x)
-end
-
-local function range(option)
-  if option.type == "integer" then
-    return ("integer from %s to %s"):format(number(option.min), number(option.max))
-  elseif option.type == "number" then
-    return ("number in %s%s, %s]"):format(option.open_min and "(" or "[", number(option.min), number(option.max))
-  end
-  return "boolean"
-end
 
 local out = {}
 local function say(line) out[#out + 1] = line end
@@ -40,7 +28,7 @@ for _, name in ipairs(map.ALGORITHMS) do
   say("| option | allowed | default | what it does |")
   say("| --- | --- | --- | --- |")
   for _, option in ipairs(about.options) do
-    say(("| `%s` | %s | %s | %s |"):format(option.name, range(option), option.default_text, option.doc))
+    say(("| `%s` | %s | %s | %s |"):format(option.name, allowed(option), option.default_text, option.doc))
   end
   say("")
   local args = { width = SAMPLE.width, height = SAMPLE.height, seed = SAMPLE.seed, algorithm = name }

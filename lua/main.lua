@@ -1,43 +1,140 @@
--- Prints a generated map: lua main.lua [width] [height] [seed] [algorithm]
+-- Prints a generated map: lua main.lua [width] [height] [seed] [algorithm] [--name=value ...]
+-- (`lua main.lua --help` lists everything; docs/cli.md). Arguments are read
+-- by map.args, as the server reads its query.
+---@diagnostic disable-next-line: unnecessary-if (type checkers assume LuaJIT; plain Lua 5.1 gets here)
 if _VERSION == "Lua 5.1" and not jit then
   io.stderr:write("main.lua: needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n")
   os.exit(1)
 end
 
+-- From a checkout, the module `make` built beside this file comes first;
+-- elsewhere (or before `make`), the installed one.
+local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
+package.path = here .. "/?.lua;" .. package.path
+package.cpath = here .. "/../build/lib/lua/" .. (jit and "5.1" or "5.4") .. "/?.so;" .. package.cpath
+
 local map = require "map"
+local args = require "map.args"
 
-local USAGE = "usage: lua main.lua [width] [height] [seed] [" .. table.concat(map.ALGORITHMS, "|") .. "]"
-  .. " (default 60 20, seed from the clock, " .. map.ALGORITHMS[1] .. "; seed: integer, |seed| <= 2^53)"
+local POSITIONAL = { "width", "height", "seed", "algorithm" }
+local HINT = " (lua main.lua --help for usage)"
 
-local function fail(message)
-  io.stderr:write("main.lua: ", message, "; ", USAGE, "\n")
-  os.exit(1)
+-- Bad usage: one line on stderr, exit status 2.
+local function usage_error(message)
+  io.stderr:write("main.lua: ", message, HINT, "\n")
+  os.exit(2)
 end
 
--- An integer argument, read exactly: LuaJIT's numbers are doubles, so a
--- long digit string is range-checked as text before it can round.
-local function integer(name, text)
-  local sign, digits = text:match("^([+-]?)0*(%d+)$")
-  if not digits then
-    fail(name .. " must be an integer, got '" .. text .. "'")
+-- What a named argument takes, for --help and messages, by name or type.
+local PLACEHOLDER = { integer = "N", number = "X", seed = "N", algorithm = "NAME", format = "text|json" }
+
+-- The help text, from the registry: every algorithm, its doc, its smallest
+-- size, its options with their types, ranges, defaults and docs.
+local function help()
+  local lines = {
+    "usage: lua main.lua [width] [height] [seed] [algorithm] [--name=value ...]",
+    "",
+    "Prints a map (map.generate_text, or map.generate_json with --format=json) and a newline on stdout.",
+    "",
+    "  width, height     integers (default " .. args.DEFAULT_WIDTH .. " " .. args.DEFAULT_HEIGHT
+      .. "; each algorithm has a smallest size)",
+    "  seed              an integer with |seed| <= 2^53 (default: a fresh one, shown on stderr as \"seed: N\")",
+    "  algorithm         " .. table.concat(args.ALGORITHMS, ", ") .. " (default " .. args.DEFAULT_ALGORITHM .. ")",
+    "  --width=N --height=N --seed=N --algorithm=NAME",
+    "                    the same, by name; named and positional arguments mix freely",
+    "  --format=text|json",
+    "                    the text (default) or the level as JSON",
+    "  --OPTION=VALUE    an option of the algorithm, below; a boolean one alone (--doors) is true",
+    "  -h, --help        this text",
+    "",
+    "Values are read as the server reads them: integers exactly, numbers as decimals (0.45),",
+    "booleans as true, on or false. Bad arguments print one line on stderr and exit with status 2.",
+  }
+  for _, name in ipairs(args.ALGORITHMS) do
+    local about = args.DESCRIPTIONS[name]
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = ("%s: %s (smallest %dx%d)"):format(name, about.doc, about.min_width, about.min_height)
+    for _, option in ipairs(about.options) do
+      local form = "--" .. option.name .. (PLACEHOLDER[option.type] and "=" .. PLACEHOLDER[option.type] or "[=BOOL]")
+      lines[#lines + 1] = ("  %-17s %s, default %s: %s"):format(form, args.allowed(option), option.default_text,
+        option.doc)
+    end
   end
-  local limit = "9007199254740992" -- 2^53
-  if #digits > #limit or (#digits == #limit and digits > limit) then
-    fail(name .. " must have absolute value <= 2^53, got " .. text)
+  return table.concat(lines, "\n") .. "\n"
+end
+
+-- The arguments as texts by name, positional and named alike: given[name]
+-- is the text, or true for a named one without "=" (--doors).
+local function collect(list)
+  local given, next_position = {}, 1
+  for _, a in ipairs(list) do
+    local name, value
+    if a == "-h" or a == "--help" then
+      io.write(help())
+      os.exit(0)
+    elseif a:sub(1, 2) == "--" then
+      name, value = a:match("^%-%-([^=]*)=(.*)$")
+      if not name then name, value = a:sub(3), true end
+      if name == "" then usage_error("'" .. a .. "' names no option") end
+    else
+      name, value = POSITIONAL[next_position], a
+      if not name then usage_error("too many arguments: " .. args.shown(a)) end
+      next_position = next_position + 1
+    end
+    if given[name] ~= nil then usage_error(name .. " given twice") end
+    given[name] = value
   end
-  return tonumber(sign .. digits)
+  return given
 end
 
-if #arg > 4 then
-  fail("too many arguments")
+-- generate's options and the format from the texts, read by type (in the
+-- names' order, so that of two bad arguments the same one is named).
+local function read(given)
+  local options, format = {}, "text"
+  local names = {}
+  for name in pairs(given) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local text = given[name]
+    local kind = (name == "width" or name == "height") and "integer" or args.OPTION_TYPES[name]
+    if name ~= "seed" and name ~= "algorithm" and name ~= "format" and not kind then
+      usage_error("unknown option --" .. name)
+    end
+    if text == true then
+      if kind ~= "boolean" then
+        usage_error("--" .. name .. " needs a value: --" .. name .. "=" .. (PLACEHOLDER[name] or PLACEHOLDER[kind]))
+      end
+      text = "true"
+    end
+    local value, problem = text, nil
+    if name == "seed" then
+      value, problem = args.seed(text)
+    elseif name == "format" then
+      if text ~= "text" and text ~= "json" then problem = "format must be text or json, got " .. args.shown(text) end
+    elseif name ~= "algorithm" then
+      value, problem = args.read(name, kind, text)
+    end
+    if problem then usage_error(problem) end
+    if name == "format" then format = value else options[name] = value end
+  end
+  return options, format
 end
 
-local width = arg[1] and integer("width", arg[1]) or 60
-local height = arg[2] and integer("height", arg[2]) or 20
-local seed = arg[3] and integer("seed", arg[3])
+local options, format = read(collect(arg))
+options.width = options.width or args.DEFAULT_WIDTH
+options.height = options.height or args.DEFAULT_HEIGHT
+local fresh = options.seed == nil
+if fresh then options.seed = args.random_seed() end
 
-local ok, result = pcall(map.generate, { width = width, height = height, seed = seed, algorithm = arg[4] })
+local ok, result = pcall(format == "json" and map.generate_json or map.generate_text, options)
 if not ok then
-  fail(tostring(result))
+  result = tostring(result)
+  if result:find("internal error", 1, true) then -- a bug in the module, not in the arguments
+    io.stderr:write("main.lua: ", result, "\n")
+    os.exit(1)
+  end
+  usage_error(result)
 end
-io.write(map.render(result), "\n")
+-- An unseeded map can be made again: its seed goes to stderr, stdout stays the map.
+if fresh then io.stderr:write(("seed: %d\n"):format(options.seed)) end
+io.write(result, "\n")

@@ -16,8 +16,13 @@
 #   SERVER_CONF    a file of extra server-block directives to include, such
 #                  as nginx/bench.conf (bench/http.sh's constant location);
 #                  none by default
+#   HTTP_CONF      an http-block file to serve instead of nginx/nginx.conf:
+#                  an app of its own, which says where it listens and where
+#                  it finds map.server, as docs/server.md's recipe does
+#                  (spec/install_spec.lua); PORT, ADDR and SERVER_CONF do not
+#                  apply to it
 #
-# The prefix (-p) is always nginx/, so nginx.conf finds nginx/map_server.lua
+# The prefix (-p) is always nginx/, so nginx.conf finds lua/map/server.lua
 # and build/lib/lua/5.1/map.so, and its temp files go to nginx/tmp. This
 # script writes, in RUN_DIR, a top-level nginx.conf (load_module lines when
 # the binary needs them, pid, error_log, then `include` of nginx/nginx.conf)
@@ -48,6 +53,14 @@ esac
 command -v "$NGINX" >/dev/null 2>&1 || fail "$NGINX not found (install nginx-light and libnginx-mod-http-lua, or set NGINX)"
 [ -f "$here/../build/lib/lua/5.1/map.so" ] || fail "build/lib/lua/5.1/map.so not found: run make first"
 
+if [ -n "${HTTP_CONF:-}" ]; then
+  [ -f "$HTTP_CONF" ] || fail "HTTP_CONF: $HTTP_CONF not found"
+  HTTP_CONF=$(cd "$(dirname "$HTTP_CONF")" && pwd)/$(basename "$HTTP_CONF")
+  case $HTTP_CONF in
+    *[!-0-9A-Za-z._/+]*) fail "HTTP_CONF must be a plain path (letters, digits, . _ - + /), got '$HTTP_CONF'" ;;
+  esac
+fi
+
 if [ -n "${SERVER_CONF:-}" ]; then
   [ -f "$SERVER_CONF" ] || fail "SERVER_CONF: $SERVER_CONF not found"
   SERVER_CONF=$(cd "$(dirname "$SERVER_CONF")" && pwd)/$(basename "$SERVER_CONF")
@@ -72,11 +85,28 @@ if ! "$NGINX" -V 2>&1 | grep -Eq 'openresty|--add-module=[^ ]*(ngx_lua|lua-nginx
   done
 fi
 
+if [ -n "${HTTP_CONF:-}" ]; then
+  # What a distribution's nginx.conf holds around the sites it includes.
+  server="events {
+    worker_connections 1024;
+}
+http {
+    client_body_temp_path $RUN_DIR/client_body;
+    proxy_temp_path $RUN_DIR/proxy;
+    fastcgi_temp_path $RUN_DIR/fastcgi;
+    uwsgi_temp_path $RUN_DIR/uwsgi;
+    scgi_temp_path $RUN_DIR/scgi;
+    access_log $LOG_DIR/access.log;
+    include $HTTP_CONF;
+}"
+else
+  server="include $here/nginx.conf;"
+fi
 cat >"$RUN_DIR/nginx.conf" <<EOF
-# Written by nginx/serve.sh; the server itself is $here/nginx.conf.
+# Written by nginx/serve.sh; the server itself is ${HTTP_CONF:-$here/nginx.conf}.
 ${modules}pid $RUN_DIR/nginx.pid;
 error_log $LOG_DIR/error.log notice;
-include $here/nginx.conf;
+$server
 EOF
 cat >"$RUN_DIR/listen.conf" <<EOF
 # Written by nginx/serve.sh, included by nginx.conf's server block.
@@ -85,5 +115,9 @@ access_log $LOG_DIR/access.log;
 ${SERVER_CONF:+include $SERVER_CONF;}
 EOF
 
-echo "serve.sh: http://$ADDR:$PORT/ ($NGINX; logs in $LOG_DIR; Ctrl-C stops)" >&2
+if [ -n "${HTTP_CONF:-}" ]; then
+  echo "serve.sh: $HTTP_CONF ($NGINX; logs in $LOG_DIR; Ctrl-C stops)" >&2
+else
+  echo "serve.sh: http://$ADDR:$PORT/ ($NGINX; logs in $LOG_DIR; Ctrl-C stops)" >&2
+fi
 exec "$NGINX" -p "$here/" -c "$RUN_DIR/nginx.conf" -g 'daemon off;'

@@ -3,10 +3,40 @@
 local map = require "map"
 local support = require "spec.support"
 
-local cli, from_text = support.cli, support.from_text
+package.path = "lua/?.lua;" .. package.path
+local args = require "map.args"
+
+local cli, from_text, read_file, run = support.cli, support.from_text, support.read_file, support.run
 local unpack = table.unpack or unpack
 
+local ROOT = run("pwd"):gsub("\n$", "")
+local HINT = " (lua main.lua --help for usage)"
+
+-- The one line a usage error prints, and its exit status.
+local function assert_usage_error(message, ...)
+  local out, err, code = cli(...)
+  local what = table.concat({ ... }, " ")
+  assert.are.equal(2, code, what)
+  assert.are.equal("", out, what)
+  assert.are.equal("main.lua: " .. message .. HINT .. "\n", err, what)
+end
+
 describe("main.lua", function()
+  it("prints the golden maps, byte for byte, in the positional form", function()
+    local files = run("ls spec/golden")
+    local n = 0
+    for name in files:gmatch("[^\n]+") do
+      local algorithm, w, h, seed = name:match("^(%a+)%-(%d+)x(%d+)%-(%-?%d+)%.txt$")
+      assert.truthy(algorithm, name)
+      local out, err, code = cli(w, h, seed, algorithm)
+      assert.are.equal(0, code, err)
+      assert.are.equal("", err)
+      assert.are.equal(read_file("spec/golden/" .. name):gsub("\n$", "") .. "\n", out, name)
+      n = n + 1
+    end
+    assert.is_true(n >= 30)
+  end)
+
   it("prints the module's map for the same arguments", function()
     local cases = { { 60, 20, 42 }, { 80, 25, 1 }, { 6, 5, -3 }, { 80, 50, 666, "cave" }, { 5, 40, 2, "cave" } }
     for _, case in ipairs(cases) do
@@ -30,23 +60,182 @@ describe("main.lua", function()
     end
   end)
 
-  it("defaults to 60x20", function()
-    local out, _, code = cli()
+  it("defaults to 60x20 and a fresh seed, which it prints on stderr so the map can be made again", function()
+    local out, err, code = cli()
     assert.are.equal(0, code)
     assert.are.equal("\n", out:sub(-1))
     local m = from_text(out:sub(1, -2))
     assert.are.same({ 20, 60 }, { #m, #m[1] })
+    local seed = assert(err:match("^seed: (%d+)\n$"), err)
+    assert.are.equal(out, (cli("60", "20", seed)))
+    local _, other = cli()
+    assert.are_not.equal(err, other)
+    -- Any unseeded form: the seed on stderr, the map alone on stdout.
+    out, err = cli("--format=json", "--algorithm=cave", "30", "10")
+    seed = assert(err:match("^seed: (%d+)\n$"), err)
+    assert.are.equal(map.generate_json { width = 30, height = 10, seed = tonumber(seed), algorithm = "cave" } .. "\n",
+      out)
   end)
 
-  it("exits 1 with a one-line usage error on bad arguments", function()
-    local bad = { { "abc" }, { 60, 20, 1.5 }, { 4, 20, 1 }, { 60, 20, "9007199254740993" }, { 1, 2, 3, 4, 5 },
-      { 60, 20, 1, "labyrinth" }, { 60, -20 } }
-    for _, args in ipairs(bad) do
-      local out, err, code = cli(unpack(args))
-      assert.are.equal(1, code, table.concat(args, " "))
-      assert.are.equal("", out)
-      local usage = "usage: lua main%.lua %[width%] %[height%] %[seed%] %[" .. table.concat(map.ALGORITHMS, "|") .. "%]"
-      assert.matches("^main%.lua: [^\n]+" .. usage .. "[^\n]*\n$", err)
+  it("prints its usage with every algorithm and option of the registry for --help and -h", function()
+    for _, flag in ipairs({ { "--help" }, { "-h" }, { "60", "20", "--help" }, { "-h", "--colour" } }) do
+      local out, err, code = cli(unpack(flag))
+      assert.are.equal(0, code, flag[1])
+      assert.are.equal("", err)
+      assert.are.equal("usage: lua main.lua [width] [height] [seed] [algorithm] [--name=value ...]\n",
+        out:match("^[^\n]*\n"))
+      assert.truthy(out:find("--format=text|json", 1, true))
+      for _, algorithm in ipairs(map.ALGORITHMS) do
+        local about = map.describe(algorithm)
+        assert.truthy(out:find(("\n%s: %s (smallest %dx%d)\n"):format(algorithm, about.doc, about.min_width,
+          about.min_height), 1, true), algorithm)
+        local heading = "\n" .. algorithm .. ": [^\n]*\n"
+        local block = out:match(heading .. "(.-)\n\n") or out:match(heading .. "(.*)$")
+        for _, option in ipairs(about.options) do
+          local form = "--" .. option.name .. (option.type == "integer" and "=N" or option.type == "number" and "=X"
+            or "[=BOOL]")
+          local line = block:match("\n?  (" .. form:gsub("%p", "%%%0") .. " +[^\n]*)")
+          assert.truthy(line, algorithm .. " " .. option.name)
+          assert.truthy(line:find(args.allowed(option) .. ", default " .. option.default_text .. ": " .. option.doc, 1,
+            true), line)
+        end
+      end
     end
+  end)
+
+  it("takes every argument by name too, mixing freely with the positional ones", function()
+    local same = {
+      { { "--width=30", "--height=12", "--seed=5", "--algorithm=cave" }, { 30, 12, 5, "cave" } },
+      { { "--seed=5", "30", "12" }, { 30, 12, 5 } },
+      { { "30", "--algorithm=maze", "12", "5" }, { 30, 12, 5, "maze" } },
+      { { "--height=12", "30" }, { 30, 12 } }, -- width is the first positional one left
+    }
+    for _, case in ipairs(same) do
+      local named, err, code = cli(unpack(case[1]))
+      assert.are.equal(0, code, err)
+      local w, h, seed, algorithm = unpack(case[2])
+      if seed then
+        assert.are.equal("", err)
+        assert.are.equal(map.generate_text { width = w, height = h, seed = seed, algorithm = algorithm } .. "\n", named)
+      else
+        seed = tonumber(err:match("^seed: (%d+)\n$"))
+        assert.are.equal(map.generate_text { width = w, height = h, seed = seed } .. "\n", named)
+      end
+    end
+    local out = cli("60", "20", "42", "rooms", "--doors")
+    assert.are.equal(map.generate_text { width = 60, height = 20, seed = 42, doors = true } .. "\n", out)
+    assert.truthy(out:find("+", 1, true))
+    assert.are.equal(out, (cli("--doors=true", "60", "20", "42")))
+    assert.are.equal(out, (cli("60", "20", "42", "--doors=on")))
+    assert.are.equal(map.generate_text(60, 20, 42) .. "\n", (cli("60", "20", "42", "--doors=false")))
+  end)
+
+  it("takes every option of every algorithm as --OPTION=VALUE, as the module does", function()
+    for _, algorithm in ipairs(map.ALGORITHMS) do
+      for _, option in ipairs(map.describe(algorithm).options) do
+        local text = support.other_value(option)
+        local opts = { width = 40, height = 20, seed = 3, algorithm = algorithm,
+          [option.name] = support.option_value(option, text) }
+        local out, err, code = cli("40", "20", "3", algorithm, "--" .. option.name .. "=" .. text)
+        local ok, expected = pcall(map.generate_text, opts)
+        if ok then
+          assert.are.equal(0, code, err)
+          assert.are.equal(expected .. "\n", out, algorithm .. " " .. option.name)
+        else
+          assert.are.equal(2, code)
+          assert.are.equal("main.lua: " .. expected .. HINT .. "\n", err)
+        end
+      end
+    end
+  end)
+
+  it("reads values by type as the server does, with its messages", function()
+    package.path = ROOT .. "/lua/?.lua;" .. package.path
+    local server = require "map.server"
+    local TEXTS = { "3", "-2", "007", "+4", "9007199254740992", "9007199254740993", "0.25", ".5", "2.", "1e3",
+      "0x10", "abc", " 3", "true", "on", "false", "yes", "TRUE", "1", "" }
+    local cases = { { "items", "rooms" }, { "fill", "cave" }, { "doors", "rooms" } } -- one option of each type
+    for _, case in ipairs(cases) do
+      local name, algorithm = case[1], case[2]
+      for _, text in ipairs(TEXTS) do
+        local request, problem = server.check({ [name] = text ~= "" and text or nil, algorithm = algorithm })
+        local out, err, code = cli("30", "12", "1", algorithm, "--" .. name .. "=" .. text)
+        local what = name .. "=" .. text
+        if text == "" then
+          assert.are.equal("main.lua: " .. select(2, args.option(name, "")) .. HINT .. "\n", err, what)
+        elseif request then
+          local ok, expected = pcall(map.generate_text, { width = 30, height = 12, seed = 1, algorithm = algorithm,
+            [name] = request.options[name] })
+          if ok then
+            assert.are.equal(0, code, what .. ": " .. err)
+            assert.are.equal(expected .. "\n", out, what)
+          else
+            assert.are.equal("main.lua: " .. expected .. HINT .. "\n", err, what)
+          end
+        else
+          assert.are.equal(2, code, what)
+          assert.are.equal("main.lua: " .. problem .. HINT .. "\n", err, what)
+        end
+      end
+    end
+  end)
+
+  it("prints generate_json's JSON with --format=json", function()
+    local out, err, code = cli("30", "12", "7", "bsp", "--doors", "--format=json")
+    assert.are.equal(0, code, err)
+    assert.are.equal(map.generate_json { width = 30, height = 12, seed = 7, algorithm = "bsp", doors = true } .. "\n",
+      out)
+    assert.are.equal(map.generate_text(30, 12, 7) .. "\n", (cli("30", "12", "7", "--format=text")))
+  end)
+
+  it("exits 2 with one line on stderr on bad usage; the module's refusals keep their message", function()
+    local bad = {
+      { "width must be an integer, got 'abc'", "abc" },
+      { "seed must be an integer from -2^53 to 2^53, got '1.5'", 60, 20, 1.5 },
+      { "seed must be an integer from -2^53 to 2^53, got '9007199254740993'", 60, 20, "9007199254740993" },
+      { "seed must be an integer from -2^53 to 2^53, got ''", "--seed=" },
+      { "too many arguments: '5'", 1, 2, 3, 4, 5 },
+      { "unknown option --colour", "--colour=red" },
+      { "unknown option --Doors", "--Doors" },
+      { "'--=3' names no option", "--=3" },
+      { "--width needs a value: --width=N", "--width" },
+      { "--fill needs a value: --fill=X", "--algorithm=cave", "--fill" },
+      { "--algorithm needs a value: --algorithm=NAME", "--algorithm" },
+      { "--format needs a value: --format=text|json", "--format" },
+      { "width given twice", "60", "--width=60" },
+      { "doors given twice", "--doors", "--doors=false" },
+      { "doors must be a boolean, got 'maybe'", "--doors=maybe" },
+      { "format must be text or json, got 'html'", "--format=html" },
+      { "map.generate_text: width must be an integer >= 6, got 4", 4, 20, 1 },
+      { "map.generate_text: height must be an integer >= 5, got -20", 60, -20 },
+      { "map.generate_text: algorithm must be " .. support.ALGORITHM_LIST .. ', got string "labyrinth"', 60, 20, 1,
+        "labyrinth" },
+      { 'map.generate_text: option fill applies only to algorithms "cave" and "drunkard"', 60, 20, 1, "--fill=0.5" },
+      { "map.generate_json: rooms must be an integer from 1 to 10000, got 0", "--rooms=0", "--format=json", 60, 20, 1 },
+    }
+    for _, case in ipairs(bad) do assert_usage_error(unpack(case)) end
+  end)
+
+  it("finds the module `make` built from any directory, and the installed one without a checkout", function()
+    -- From elsewhere, with paths that hold no module: it finds build/ beside itself.
+    local nowhere = "/nonexistent/?.so"
+    local out, err, code = support.run_main({ main = ROOT .. "/lua/main.lua", cwd = "/tmp", cpath = nowhere,
+      path = "/nonexistent/?.lua" }, "60", "20", "42")
+    assert.are.equal(0, code, err)
+    assert.are.equal(map.generate_text(60, 20, 42) .. "\n", out)
+    -- A copy without a checkout around it: the module and map.args where
+    -- `make install` puts them (spec/install_spec.lua runs the real install).
+    local dir = run("mktemp -d /tmp/map-cli-spec.XXXXXX"):gsub("\n$", "")
+    finally(function() os.execute("rm -rf " .. support.shell_quote(dir)) end)
+    local flavour = jit and "5.1" or "5.4"
+    assert(os.execute(("mkdir -p %s/lib %s/share/map && cp lua/main.lua %s/ && cp lua/map/args.lua %s/share/map/"
+      .. " && cp build/lib/lua/%s/map.so %s/lib/"):format(dir, dir, dir, dir, flavour, dir)))
+    out, err, code = support.run_main({ main = dir .. "/main.lua", cwd = dir, cpath = dir .. "/lib/?.so",
+      path = dir .. "/share/?.lua" }, "80", "50", "7", "bsp")
+    assert.are.equal(0, code, err)
+    assert.are.equal(map.generate_text { width = 80, height = 50, seed = 7, algorithm = "bsp" } .. "\n", out)
+    out, err, code = support.run_main({ main = dir .. "/main.lua", cwd = dir, cpath = nowhere, path = nowhere })
+    assert.are.same({ 1, "" }, { code, out })
+    assert.truthy(err:find("module 'map' not found", 1, true), err)
   end)
 end)

@@ -1,4 +1,4 @@
--- The HTTP server (nginx/): first nginx/map_server.lua on its own, then the
+-- The HTTP server: first lua/map/server.lua (`map.server`) on its own, then the
 -- real thing: Debian's nginx started through nginx/serve.sh on a free
 -- 127.0.0.1 port, queried with curl. Runs on Lua 5.4 and LuaJIT (see .busted);
 -- nginx itself always uses build/lib/lua/5.1/map.so.
@@ -9,8 +9,8 @@ local support = require "spec.support"
 local read_file, shell_quote, run = support.read_file, support.shell_quote, support.run
 
 local ROOT = run("pwd"):gsub("\n$", "")
-package.path = ROOT .. "/nginx/?.lua;" .. package.path
-local server = require "map_server"
+package.path = ROOT .. "/lua/?.lua;" .. package.path
+local server = require "map.server"
 
 -- lua/main.lua's stdout, run with the module this process loaded.
 local function cli(...)
@@ -68,26 +68,9 @@ local function module_error(opts)
   if not ok then return (err:gsub("^map%.generate_text: ", "")) end
 end
 
--- An option's value other than its default, as query text: the value the
--- module gets is read back from the text (as the server reads it).
-local function other_value(option)
-  if option.type == "boolean" then return tostring(not option.default) end
-  if option.type == "integer" then
-    local value = option.min + 1
-    if value == option.default or value > option.max then value = option.min end
-    return string.format("%d", value)
-  end
-  local value = (option.min + option.max) / 2
-  if value == option.default then value = (option.default + option.max) / 2 end
-  return (string.format("%.6f", value):gsub("0+$", ""):gsub("%.$", ""))
-end
+local other_value, option_value = support.other_value, support.option_value
 
-local function option_value(option, text)
-  if option.type == "boolean" then return text == "true" or text == "on" end
-  return tonumber(text)
-end
-
-describe("map_server.lua (no nginx)", function()
+describe("map.server (no nginx)", function()
   describe("parse_query", function()
     it("decodes name=value pairs; an empty value counts as absent", function()
       assert.are.same({}, server.parse_query(nil))
@@ -152,7 +135,8 @@ describe("map_server.lua (no nginx)", function()
     end)
 
     it("applies the defaults and the configured size limit", function()
-      assert.are.same({ width = 60, height = 20, algorithm = "rooms", format = "html", options = {} }, server.check({}))
+      assert.are.same({ width = 60, height = 20, algorithm = "rooms", format = "html", options = {}, option_count = 0 },
+        server.check({}))
       assert.truthy(server.check({ width = "200", height = "200" }))
       assert.truthy(select(2, server.check({ width = "201" })):find("at most 200", 1, true))
       assert.truthy(select(2, server.check({ height = "201" })):find("at most 200", 1, true))
@@ -160,6 +144,15 @@ describe("map_server.lua (no nginx)", function()
       assert.truthy(server.check({ width = "10", height = "8" }))
       assert.truthy(select(2, server.check({ width = "11" })):find("at most 10", 1, true))
       assert.truthy(select(2, server.check({ height = "9" })):find("at most 8", 1, true))
+    end)
+
+    it("says a size that is no integer is none, and one above the limit is above it", function()
+      assert.are.equal("width must be an integer, got 'abc'", select(2, server.check({ width = "abc" })))
+      assert.are.equal("height must be an integer, got '1.5'", select(2, server.check({ height = "1.5" })))
+      assert.are.equal("width must be an integer of at most 200 (server limit), got '201'",
+        select(2, server.check({ width = "201" })))
+      assert.are.equal("height must be an integer of at most 200 (server limit), got '99999999999999999999'",
+        select(2, server.check({ height = "99999999999999999999" })))
     end)
 
     it("refuses unknown formats and malformed algorithm names", function()
@@ -202,9 +195,9 @@ describe("map_server.lua (no nginx)", function()
 
   it("configure refuses unknown settings and bad values", function()
     assert.has_error(function() server.configure({ max_widht = 10 }) end,
-      "map_server.configure: unknown setting max_widht")
+      "map.server.configure: unknown setting max_widht")
     assert.has_error(function() server.configure({ max_width = 0 }) end,
-      "map_server.configure: max_width must be a positive integer, got 0")
+      "map.server.configure: max_width must be a positive integer, got 0")
     assert.has_error(function() server.configure({ cache_max_age = 1.5 }) end)
     assert.are.equal(200, server.config.max_width) -- unchanged by the failed calls
   end)
@@ -235,8 +228,52 @@ describe("map_server.lua (no nginx)", function()
       assert.are.equal(map.generate_text(30, 12, 9007199254740992) .. "\n", body)
       assert.are.equal("text/plain; charset=utf-8", headers["Content-Type"])
       assert.are.equal("public, max-age=31536000", headers["Cache-Control"])
-      assert.are.equal('"' .. hash(body) .. '"', headers["ETag"])
+      assert.truthy(headers["ETag"]:match('^"%x+"$'), headers["ETag"])
       assert.are.equal("9007199254740992", headers["X-Map-Seed"])
+    end)
+
+    it("derives the ETag from the request and the server's code, not by hashing the body", function()
+      -- An injective "hash" (hex), recording what it is given.
+      local given = {}
+      local function hex(text)
+        given[#given + 1] = text
+        return (text:gsub(".", function(c) return string.format("%02x", c:byte()) end))
+      end
+      local function etag(query)
+        local status, headers = server.respond(query, { hash = hex })
+        assert.are.equal(200, status, query)
+        return headers["ETag"]
+      end
+      local first = etag("seed=7")
+      local revision = given[1]
+      assert.truthy(revision:find(read_file("lua/map/server.lua"), 1, true), "the server's code")
+      assert.truthy(revision:find(read_file("lua/map/args.lua"), 1, true), "map.args' code")
+      assert.truthy(revision:find(map.VERSION, 1, true), "the module's version")
+      given = {}
+      -- The same body, the same ETag; another body, another one.
+      assert.are.equal(first, etag("seed=7"))
+      assert.are.equal(first, etag("seed=007&width=60&algorithm=rooms"))
+      local seen = { [first] = "seed=7" }
+      for _, query in ipairs({ "seed=8", "seed=-7", "seed=7&format=text", "seed=7&format=json", "seed=7&width=61",
+        "seed=7&height=21", "seed=7&algorithm=cave", "seed=7&doors=on", "seed=7&items=4", "seed=7&path=on" }) do
+        local tag = etag(query)
+        assert.is_nil(seen[tag], query .. " has the ETag of " .. tostring(seen[tag]))
+        seen[tag] = query
+      end
+      -- text and JSON ignore path, and so does their ETag.
+      assert.are.equal(etag("seed=7&format=text"), etag("seed=7&format=text&path=on"))
+      -- The size limits are in the page's form: another limit, another ETag.
+      server.configure({ max_width = 150 })
+      local limited = etag("seed=7")
+      server.configure()
+      assert.are_not.equal(first, limited)
+      -- No body was hashed: the revision (the hash of the code, made once) and
+      -- a short key, without the map.
+      local map_text = map.generate_text(60, 20, 7)
+      for _, text in ipairs(given) do
+        assert.is_true(#text < 2 * #revision + 400, #text)
+        assert.is_nil(text:find(map_text, 1, true))
+      end
     end)
 
     it("uses random_seed when no seed is given, without caching", function()
@@ -321,10 +358,12 @@ describe("map_server.lua (no nginx)", function()
   end)
 
   describe("the page", function()
+    -- The page's body: respond gives it as a list of strings.
     local function page(query)
       local status, headers, body = server.respond(query)
       assert.are.equal(200, status, query)
-      return body, headers
+      assert.are.equal("table", type(body), query)
+      return table.concat(body), headers
     end
 
     -- The <pre>'s cells as rows of {glyph=, class=} (class "" outside spans).
@@ -369,35 +408,89 @@ describe("map_server.lua (no nginx)", function()
         assert.are.equal(plain, select(3, server.respond("seed=5&path=on&format=" .. format)))
       end
       assert.truthy(page("seed=5&path=on"):find('<input type="checkbox" id="path" name="path" checked>', 1, true))
-      assert.truthy(page("seed=5"):find('<input type="checkbox" id="path" name="path">', 1, true))
+      -- Without path, the page does not look for the path (that costs more than
+      -- the rest of the page): a link asks for it.
+      local without = page("seed=5")
+      assert.is_nil(without:find('id="path" name="path"', 1, true))
+      assert.truthy(without:find('<a id="path" href="?seed=5&amp;width=60&amp;height=20&amp;algorithm=rooms'
+        .. '&amp;path=on">show the path from @ to &gt;</a>', 1, true))
+      assert.is_nil(without:match('<pre id="map">(.-)</pre>'):find(' p"', 1, true))
       assert.truthy(page("seed=5&path=on"):find('id="permalink" href="?seed=5&amp;width=60&amp;height=20'
         .. '&amp;algorithm=rooms&amp;path=on"', 1, true))
     end)
 
-    it("colours each glyph and marks map.path's cells, in spans around the exact map", function()
-      local CLASS = { ["."] = "f", ["@"] = "u", [">"] = "s", ["$"] = "g", ["!"] = "o", ["+"] = "d" }
+    it("colours each glyph and, with path=on, marks map.path's cells, in spans around the exact map", function()
+      -- Walls and floor keep the map's colour; on the path, floor is "f p".
+      local CLASS = { ["@"] = "u", [">"] = "s", ["$"] = "g", ["!"] = "o", ["+"] = "d" }
       for _, algorithm in ipairs(map.ALGORITHMS) do
         for _, seed in ipairs({ 1, 42, -7 }) do
           local opts = { width = 70, height = 25, seed = seed, algorithm = algorithm }
           if algorithm == "rooms" or algorithm == "bsp" then opts.doors = true end
           local query = ("seed=%d&width=70&height=25&algorithm=%s%s"):format(seed, algorithm,
             opts.doors and "&doors=on" or "")
-          local body = page(query)
-          assert.are.equal(map.generate_text(opts), unescape_html(pre(body)), query)
           local m = map.generate(opts)
           local path = assert(map.path(m, m.player.x, m.player.y, m.stairs.x, m.stairs.y))
           local on_path = {}
-          for i = 2, #path - 1 do on_path[path[i].y * 100 + path[i].x] = true end -- @ and > left out
-          for y, row in ipairs(cells(body)) do
-            for x, cell in ipairs(row) do
-              local class = CLASS[cell.glyph] or ""
-              if on_path[y * 100 + x] then class = class == "" and "p" or class .. " p" end
-              assert.are.equal(class, cell.class, ("%s (%d,%d) %s"):format(query, x, y, cell.glyph))
+          for i = 2, #path - 1 do on_path[path[i].y * 1000 + path[i].x] = true end -- @ and > left out
+          for _, shown in ipairs({ false, true }) do
+            local body = page(query .. (shown and "&path=on" or ""))
+            assert.are.equal(map.generate_text(opts), unescape_html(pre(body)), query)
+            for y, row in ipairs(cells(body)) do
+              for x, cell in ipairs(row) do
+                local class = CLASS[cell.glyph] or ""
+                if shown and on_path[y * 1000 + x] then
+                  class = class == "" and (cell.glyph == "." and "f p" or "p") or class .. " p"
+                end
+                assert.are.equal(class, cell.class, ("%s (%d,%d) %s"):format(query, x, y, cell.glyph))
+              end
             end
+            assert.are.equal(shown, body:find(("show the path from @ to &gt; (%d steps)"):format(#path - 1), 1, true)
+              ~= nil, query)
           end
-          assert.truthy(body:find(("show the path from @ to &gt; (%d steps)"):format(#path - 1), 1, true))
         end
       end
+    end)
+
+    it("keeps runs of one class in one span, and escapes what is not a glyph", function()
+      -- A hand-made map through the page's own code: adjacent items merge,
+      -- other bytes are escaped and left bare.
+      local m = map.new_map(8, 3)
+      local rows = { "#$$!>@&#", "#..<..'#", "########" }
+      for y, row in ipairs(rows) do
+        for x = 1, #row do m[y][x] = row:sub(x, x) end
+      end
+      local real = map.generate_text
+      map.generate_text = function() return map.render(m) end
+      local ok, status, _, body = pcall(server.respond, "seed=1&width=8&height=3")
+      map.generate_text = real
+      assert.is_true(ok, status)
+      local html = table.concat(body):match('<pre id="map">(.-)</pre>')
+      assert.are.equal('#<span class="g">$$</span><span class="o">!</span><span class="s">&gt;</span>'
+        .. '<span class="u">@</span>&amp;#\n#..&lt;..&#39;#\n########', html)
+    end)
+
+    it("resets, for its form (form=on), the options the chosen algorithm does not take", function()
+      -- Without JavaScript, a rooms page's form still sends the rooms
+      -- fieldset when cave is picked: its options that cave does not take
+      -- are left out; the ones it takes stay.
+      local sent = "seed=4&algorithm=cave&doors=on&rooms=abc&items=2&form=on"
+      local body = page(sent)
+      assert.are.equal(map.generate_text { width = 60, height = 20, seed = 4, algorithm = "cave", items = 2 },
+        unescape_html(pre(body)))
+      assert.truthy(body:find('id="permalink" href="?seed=4&amp;width=60&amp;height=20&amp;algorithm=cave'
+        .. '&amp;items=2"', 1, true))
+      assert.are.equal(page("seed=4&algorithm=cave&items=2"), body)
+      assert.are.equal(page("seed=4&algorithm=bsp&doors=on"), page("seed=4&algorithm=bsp&doors=on&form=on"))
+      -- A value the algorithm takes is still read, and a request without
+      -- form=on is still refused.
+      assert.are.equal("items must be an integer, got 'x'", error_message(select(3,
+        server.respond("seed=4&algorithm=cave&doors=on&items=x&form=on"))))
+      assert.are.equal('option doors applies only to algorithms "rooms" and "bsp"\n',
+        select(3, server.respond("seed=4&algorithm=cave&doors=on&format=text")))
+      assert.are.equal("form must be a boolean, got 'yes'", select(2, server.check({ form = "yes" })))
+      -- The form says it is the form.
+      assert.truthy(page("seed=4"):find('<input type="hidden" name="form" value="on">', 1, true))
+      assert.truthy(select(3, server.respond("width=3")):find('<input type="hidden" name="form" value="on">', 1, true))
     end)
 
     it("runs only its own script (by its hash) and keeps the map box scrolling", function()
@@ -444,8 +537,8 @@ describe("map_server.lua (no nginx)", function()
       assert.truthy(fieldset:find('name="depth" [^>]* value="3">'))
       assert.truthy(fieldset:find('name="max_ratio" [^>]* value="2.5">'))
       assert.truthy(fieldset:find('<input type="checkbox" name="doors" checked>', 1, true))
-      local given = select(2, body:gsub(' value="[^"]', "")) -- seed, width, height, depth, max_ratio
-      assert.are.equal(5, given)
+      local given = select(2, body:gsub(' value="[^"]', "")) -- seed, width, height, form, depth, max_ratio
+      assert.are.equal(6, given)
     end)
 
     it("shows a refused request's message in the page, with the form as it was sent", function()
@@ -484,7 +577,9 @@ describe("map_server.lua (no nginx)", function()
         var = { args = args },
         md5 = function(s) return string.format("%032x", #s) end,
         header = sent.header,
-        print = function(body) sent.body = (sent.body or "") .. body end,
+        print = function(body) -- a string, or a list of them
+          sent.body = (sent.body or "") .. (type(body) == "table" and table.concat(body) or body)
+        end,
         log = function(...) sent.log = table.concat({ ... }) end,
         ERR = 4,
       }
@@ -494,7 +589,14 @@ describe("map_server.lua (no nginx)", function()
     assert.are.equal(200, ngx.status)
     assert.are.equal(map.generate_text(60, 20, 42) .. "\n", sent.body)
     assert.are.equal(#sent.body, sent.header["Content-Length"])
-    assert.are.equal(string.format('"%032x"', #sent.body), sent.header["ETag"])
+    assert.are.equal(select(2, server.respond("seed=42&format=text", { hash = ngx.md5 }))["ETag"],
+      sent.header["ETag"])
+
+    sent, ngx = fake_ngx("GET", "seed=42")
+    server.serve(ngx)
+    assert.are.equal(200, ngx.status)
+    assert.are.equal(table.concat(select(3, server.respond("seed=42"))), sent.body)
+    assert.are.equal(#sent.body, sent.header["Content-Length"])
 
     sent, ngx = fake_ngx("POST", "seed=42")
     server.serve(ngx)
@@ -767,8 +869,10 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
       { "?width=201", "width must be an integer of at most 200" },
       { "?height=201", "height must be an integer of at most 200" },
       { "?width=99999999999999999999", "width must be an integer of at most 200" },
-      { "?width=60.0", "width must be an integer" },
-      { "?height=abc", "height must be an integer" },
+      { "?width=60.0", "width must be an integer, got '60.0'" },
+      { "?width=abc", "width must be an integer, got 'abc'" },
+      { "?height=abc", "height must be an integer, got 'abc'" },
+      { "?form=1", "form must be a boolean, got '1'" },
       { "?width=2&algorithm=cave", "width must be an integer >= 3" },
       { "?algorithm=nope", "algorithm must be " .. ALGORITHM_LIST .. ', got string "nope"' },
       { "?algorithm=%3Cscript%3E", "unknown algorithm" },

@@ -56,15 +56,39 @@ function M.count_cells(m, wanted)
   return n
 end
 
--- Runs lua/main.lua with these arguments and the module this process loaded,
--- under the same interpreter. Returns stdout, stderr and the exit code.
-function M.cli(...)
+-- An option's value other than its default, as text (a query's or the
+-- CLI's): the value the module gets is read back from the text, as the
+-- server and the CLI read it (option_value).
+function M.other_value(option)
+  if option.type == "boolean" then return tostring(not option.default) end
+  if option.type == "integer" then
+    local value = option.min + 1
+    if value == option.default or value > option.max then value = option.min end
+    return string.format("%d", value)
+  end
+  local value = (option.min + option.max) / 2
+  if value == option.default then value = (option.default + option.max) / 2 end
+  return (string.format("%.6f", value):gsub("0+$", ""):gsub("%.$", ""))
+end
+
+function M.option_value(option, text)
+  if option.type == "boolean" then return text == "true" or text == "on" end
+  return tonumber(text)
+end
+
+-- Runs a main.lua under the interpreter that runs the specs: `how.main` (the
+-- file; lua/main.lua), from `how.cwd` (the repository's root), with
+-- LUA_CPATH and LUA_PATH set to `how.cpath` and `how.path` (both
+-- interpreters' variables; default: the module and paths this process
+-- loaded), and these arguments. Returns stdout, stderr and the exit code.
+function M.run_main(how, ...)
   local args = {}
   for i, a in ipairs({ ... }) do args[i] = M.shell_quote(a) end
   local err_path = os.tmpname()
-  local cpath = M.shell_quote(package.cpath)
-  local command = string.format("LUA_CPATH_5_4=%s LUA_CPATH=%s %s lua/main.lua %s 2>%s; echo \"exit=$?\"",
-    cpath, cpath, M.INTERPRETER, table.concat(args, " "), M.shell_quote(err_path))
+  local cpath, path = M.shell_quote(how.cpath or package.cpath), M.shell_quote(how.path or package.path)
+  local command = string.format("cd %s && LUA_CPATH_5_4=%s LUA_CPATH=%s LUA_PATH_5_4=%s LUA_PATH=%s LUA_INIT= "
+    .. "LUA_INIT_5_4= %s %s %s 2>%s; echo \"exit=$?\"", M.shell_quote(how.cwd or "."), cpath, cpath, path, path,
+    M.INTERPRETER, M.shell_quote(how.main or "lua/main.lua"), table.concat(args, " "), M.shell_quote(err_path))
   local p = assert(io.popen(command))
   local out = p:read("*a")
   p:close()
@@ -72,6 +96,12 @@ function M.cli(...)
   os.remove(err_path)
   local body, code = out:match("^(.-)exit=(%d+)\n$")
   return body, err, tonumber(code)
+end
+
+-- Runs lua/main.lua with these arguments and the module this process loaded,
+-- under the same interpreter. Returns stdout, stderr and the exit code.
+function M.cli(...)
+  return M.run_main({}, ...)
 end
 
 -- Runs a shell command; returns its stdout.
@@ -91,17 +121,35 @@ function M.alive(id)
   return stat:match("^%d+ %b() (%a)") ~= "Z"
 end
 
+-- The ports test servers may listen on: MAP_TEST_PORTS ("19000-19999"), by
+-- default 20000-59999. Returns the first and the last.
+function M.test_ports()
+  local text = os.getenv("MAP_TEST_PORTS") or "20000-59999"
+  local first, last = text:match("^(%d+)%-(%d+)$")
+  first, last = tonumber(first), tonumber(last)
+  if not (first and first >= 1024 and first <= last and last <= 65535) then
+    error("MAP_TEST_PORTS must be a range of ports such as 19000-19999 (1024 to 65535), got '" .. text .. "'", 0)
+  end
+  return first, last
+end
+
 -- Starts the map server (nginx/serve.sh, Debian's nginx unless $NGINX says
--- otherwise) on a free 127.0.0.1 port, its config, pid and logs in a fresh
--- temp folder; `root` is the repository. Returns a server:
+-- otherwise) on a free 127.0.0.1 port of M.test_ports, its config, pid and
+-- logs in a fresh temp folder; `root` is the repository. By default it
+-- serves nginx/nginx.conf; `app`, when given, is {maps = the path of the
+-- maps ("/maps/"), config = function(dir, port) that writes an http-block
+-- file listening on 127.0.0.1:port and returns its path} (serve.sh's
+-- HTTP_CONF). Returns a server:
 --   server.dir, server.port, server.pid, server.url (http://127.0.0.1:PORT/)
 --   server.get(query [, curl options]) -> {status=, headers={lowercase name=value}, body=}
 --   server.stop([signal]) -> true if `signal` (TERM, or INT as Ctrl-C sends)
 --     stopped it within 5 s; otherwise it is killed
 --   server.remove() -> stops it (TERM) and deletes the temp folder
 -- Errors (after cleaning up) when the server does not start.
-function M.start_server(root)
+function M.start_server(root, app)
   local server = {}
+  local first_port, last_port = M.test_ports()
+  local maps = app and app.maps or "/"
   local shell_quote, run, alive = M.shell_quote, M.run, M.alive
   local self_pid = tonumber(M.read_file("/proc/self/stat"):match("^%d+")) -- to vary the port
 
@@ -152,16 +200,17 @@ function M.start_server(root)
   assert(dir:match("^/tmp/map%-server%-spec%.%w+$"), "mktemp failed: " .. dir)
   server.dir = dir
   local ready = map.generate_text(6, 5, 1) .. "\n"
-  local probe = "/?seed=1&width=6&height=5&format=text"
+  local probe = maps .. "?seed=1&width=6&height=5&format=text"
   for _ = 1, 5 do -- another port if this one is taken
     os.remove(dir .. "/error.log") -- a failed attempt's bind() errors
     os.remove(dir .. "/access.log")
-    server.port = 20000 + (math.random(0, 39999) + os.time() + self_pid) % 40000
+    server.port = first_port + (math.random(0, 39999) + os.time() + self_pid) % (last_port - first_port + 1)
     server.url = "http://127.0.0.1:" .. server.port .. "/"
-    server.pid = run(string.format("cd %s && PORT=%d ADDR=127.0.0.1 NGINX=%s LOG_DIR=%s RUN_DIR=%s "
+    local http_conf = app and "HTTP_CONF=" .. shell_quote(app.config(dir, server.port)) .. " " or ""
+    server.pid = run(string.format("cd %s && PORT=%d ADDR=127.0.0.1 NGINX=%s LOG_DIR=%s RUN_DIR=%s %s"
       .. "nginx/serve.sh >%s/serve.out 2>&1 & echo $!",
       shell_quote(root), server.port, shell_quote(os.getenv("NGINX") or "nginx"), shell_quote(dir),
-      shell_quote(dir), shell_quote(dir))):match("^(%d+)")
+      shell_quote(dir), http_conf, shell_quote(dir))):match("^(%d+)")
     for _ = 1, 200 do
       if not alive(server.pid) then break end
       -- Ours, not some other server already on the port: the answer is the

@@ -86,18 +86,20 @@ local function element_text(dom, id)
 end
 
 -- The form's controls in document order: {tag=, attrs=, fieldset=
--- (data-algorithm of the fieldset holding it), options= (a select's)}.
+-- (data-algorithm of the fieldset holding it), disabled= (whether that
+-- fieldset is), options= (a select's)}.
 local function form_controls(dom)
   local form = assert(dom:match('<form method="get">(.-)</form>'), "no form")
-  local controls, fieldset, at = {}, nil, 1
+  local controls, fieldset, disabled, at = {}, nil, false, 1
   while true do
     local _, stop, close, tag, attrs = form:find("<(/?)(%a+)([^>]*)>", at)
     if not stop then break end
     at = stop + 1
     if tag == "fieldset" then
       fieldset = close == "" and attributes(attrs)["data-algorithm"] or nil
+      disabled = close == "" and attributes(attrs).disabled ~= nil
     elseif close == "" and (tag == "input" or tag == "select") then
-      local control = { tag = tag, attrs = attributes(attrs), fieldset = fieldset }
+      local control = { tag = tag, attrs = attributes(attrs), fieldset = fieldset, disabled = disabled }
       if tag == "select" then
         control.options = {}
         for option_attrs, text in form:match("^(.-)</select>", at):gmatch("<option([^>]*)>(.-)</option>") do
@@ -118,10 +120,11 @@ end
 -- The query the form sends (application/x-www-form-urlencoded, as a GET
 -- form does) after the user sets the fields in `set` (name -> text, or for a
 -- checkbox true/false). Choosing an algorithm enables its fieldset of
--- options and disables the others', as the page's script does; controls in
--- a disabled fieldset, unchecked checkboxes and controls without a name are
+-- options and disables the others', as the page's script does, unless
+-- `no_script` (the fieldsets stay as the page made them); controls in a
+-- disabled fieldset, unchecked checkboxes and controls without a name are
 -- not sent.
-local function form_query(controls, set)
+local function form_query(controls, set, no_script)
   local algorithm
   for _, control in ipairs(controls) do
     if control.attrs.name == "algorithm" then
@@ -135,6 +138,7 @@ local function form_query(controls, set)
   for _, control in ipairs(controls) do
     local name, value = control.attrs.name, nil
     local enabled = control.fieldset == nil or control.fieldset == algorithm
+    if no_script then enabled = not control.disabled end
     if name and enabled and control.attrs.disabled == nil then
       if control.attrs.type == "checkbox" then
         local checked = control.attrs.checked ~= nil
@@ -207,7 +211,8 @@ describe("the page in headless Chromium", function()
     for class in page_dom:match('<pre id="map">(.-)</pre>'):gmatch('<span class="([^"]*)">') do
       classes[class] = true
     end
-    for _, class in ipairs({ "f", "u", "s", "g", "o", "d", "f p" }) do assert.truthy(classes[class], class) end
+    for _, class in ipairs({ "u", "s", "g", "o", "d", "f p" }) do assert.truthy(classes[class], class) end
+    assert.is_nil(classes.f) -- floor off the path keeps the map's colour, as walls do
     local m = map.generate(PAGE_OPTIONS)
     local path = assert(map.path(m, m.player.x, m.player.y, m.stairs.x, m.stairs.y))
     assert.truthy(page_dom:find('<input type="checkbox" id="path" name="path" checked="">', 1, true))
@@ -293,6 +298,24 @@ describe("the page in headless Chromium", function()
       local min_width = map.describe(algorithm).min_width
       assert.truthy(dom:find(('<input name="width" type="number" min="%d" max="200" value="88">'):format(min_width),
         1, true), query)
+    end
+  end)
+
+  it("sends, without its script, a form whose old options the new algorithm does not take are reset", function()
+    -- The rooms fieldset (doors ticked) is still enabled: the server leaves
+    -- out what the chosen algorithm does not take (form=on).
+    local controls = form_controls(page_dom)
+    for _, algorithm in ipairs(map.ALGORITHMS) do
+      local query = form_query(controls, { algorithm = algorithm }, true)
+      assert.truthy(query:find("&doors=on", 1, true) and query:find("&form=on", 1, true), query)
+      local takes_doors = false
+      for _, option in ipairs(map.describe(algorithm).options) do
+        takes_doors = takes_doors or option.name == "doors"
+      end
+      local response = server.get(query)
+      assert.are.equal(200, response.status, query .. ": " .. response.body:sub(1, 300))
+      local options = { width = 88, height = 34, seed = SEED, algorithm = algorithm, doors = takes_doors or nil }
+      assert.are.equal(map.generate_text(options), map_text(response.body), query)
     end
   end)
 

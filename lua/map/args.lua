@@ -1,0 +1,118 @@
+-- generate's arguments read from text: the one reading that the CLI
+-- (lua/main.lua, `--rooms=3`) and the server (map/server.lua, `?rooms=3`)
+-- share, so the same text means the same map, or the same message, in both.
+--
+-- Everything about the options comes from the module's registry
+-- (map.ALGORITHMS, map.describe): an option a generator adds is read here
+-- with no change. Plain Lua, no `ngx`: it runs on Lua 5.4 and LuaJIT.
+local map = require "map"
+
+local M = {}
+
+M.DEFAULT_WIDTH = 60 -- `lua main.lua` and `/` both make a 60x20 map
+M.DEFAULT_HEIGHT = 20
+M.ALGORITHMS = map.ALGORITHMS
+M.DEFAULT_ALGORITHM = map.ALGORITHMS[1]
+
+-- Each algorithm's description (map.describe), read once.
+---@type table<string, map.Description>
+M.DESCRIPTIONS = {}
+-- Every option of every algorithm, in the module's order, each once, and its
+-- type ("integer", "number" or "boolean"; options of one name share a type).
+M.OPTIONS, M.OPTION_TYPES = {}, {}
+for _, algorithm in ipairs(M.ALGORITHMS) do
+  M.DESCRIPTIONS[algorithm] = map.describe(algorithm)
+  for _, option in ipairs(M.DESCRIPTIONS[algorithm].options) do
+    if not M.OPTION_TYPES[option.name] then
+      M.OPTION_TYPES[option.name] = option.type
+      M.OPTIONS[#M.OPTIONS + 1] = option.name
+    end
+  end
+end
+
+-- A user-supplied string, shortened and made printable, for messages.
+function M.shown(s)
+  local out = s:sub(1, 40):gsub("[^%w%p ]", function(c) return string.format("\\x%02X", c:byte()) end)
+  if #s > 40 then out = out .. "..." end
+  return "'" .. out .. "'"
+end
+
+local LIMIT = "9007199254740992" -- 2^53, as text
+
+-- An integer literal read exactly: an optional sign, decimal digits (leading
+-- zeros allowed), |n| <= 2^53, range-checked as text before LuaJIT's doubles
+-- could round it. Returns the number, or nil and "syntax" (not an integer
+-- literal) or "range" (one beyond 2^53).
+function M.integer(text)
+  local sign, digits = text:match("^([+-]?)0*(%d+)$")
+  if not digits then return nil, "syntax" end
+  if #digits > #LIMIT or (#digits == #LIMIT and digits > LIMIT) then return nil, "range" end
+  return tonumber(sign .. digits)
+end
+
+-- A value from its text, by type; nil when the text is not of that type.
+-- Ranges are the module's to check.
+M.READERS = {
+  integer = function(text) return (M.integer(text)) end,
+  number = function(text) -- a decimal number: no exponent, no hex, no nan or inf
+    if text:match("^[+-]?%d+%.?%d*$") or text:match("^[+-]?%.%d+$") then return tonumber(text) end
+  end,
+  boolean = function(text)
+    if text == "true" or text == "on" then return true end -- "on": what a checked checkbox sends
+    if text == "false" then return false end
+  end,
+}
+
+local A = { integer = "an integer", number = "a number", boolean = "a boolean" }
+
+-- `text` read as a value of type `kind`, named `name` in the message: the
+-- value, or nil and "<name> must be <a kind>, got '<text>'".
+function M.read(name, kind, text)
+  local value = M.READERS[kind](text)
+  if value == nil then return nil, name .. " must be " .. A[kind] .. ", got " .. M.shown(text) end
+  return value
+end
+
+-- An option of any algorithm from its text (which algorithm takes it is the
+-- module's to say). Returns the value, or nil and a message.
+function M.option(name, text)
+  return M.read(name, M.OPTION_TYPES[name], text)
+end
+
+-- A seed from its text: the number, or nil and a message.
+function M.seed(text)
+  local seed = M.integer(text)
+  if not seed then return nil, "seed must be an integer from -2^53 to 2^53, got " .. M.shown(text) end
+  return seed
+end
+
+-- A fresh seed in 0 .. 2^53-1, from /dev/urandom (53 bits from 7 bytes).
+---@return integer
+function M.random_seed()
+  local f = io.open("/dev/urandom", "rb")
+  local bytes = f and f:read(7)
+  if f then f:close() end
+  if not bytes or #bytes ~= 7 then
+    return math.random(0, 2 ^ 26 - 1) * 2 ^ 27 + math.random(0, 2 ^ 27 - 1) -- no urandom: best effort
+  end
+  local n = bytes:byte(1) % 32
+  for i = 2, 7 do n = n * 256 + bytes:byte(i) end
+  return n
+end
+
+-- A number of an option's description as text: integers without a decimal point.
+local function number_text(x)
+  if x == math.floor(x) and math.abs(x) < 2 ^ 53 then return string.format("%d", x) end
+  return tostring(x)
+end
+
+-- What an option allows, in words: "integer from 1 to 10000", "number in
+-- (0, 1]", "boolean" (the CLI's --help and docs/generators.md).
+function M.allowed(option)
+  local low, high = number_text(option.min or 0), number_text(option.max or 0)
+  if option.type == "integer" then return ("integer from %s to %s"):format(low, high) end
+  if option.type == "number" then return ("number in %s%s, %s]"):format(option.open_min and "(" or "[", low, high) end
+  return "boolean"
+end
+
+return M
