@@ -4,14 +4,15 @@
 # table per interpreter, memory, the core's criterion benches, HTTP.
 #
 #   bench/run.sh              # everything, a few minutes
-#   bench/run.sh lua memory   # only some parts: lua, toolkit, turns, autotile, generators, memory, criterion, http
+#   bench/run.sh lua memory   # only some parts: lua, toolkit, turns, autotile, generators, directed, memory,
+#                             # criterion, http
 #
 # Timing settings are in bench/bench.lua (BENCH_ROUNDS, BENCH_ROUND_S, ...) and
 # bench/http.sh (BENCH_HTTP_*). Criterion's data goes to target/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-parts=${*:-lua toolkit turns autotile generators memory criterion http}
+parts=${*:-lua toolkit turns autotile generators directed memory criterion http}
 has() { [[ " $parts " == *" $1 "* ]]; }
 
 for so in build/lib/lua/5.4/map.so build/lib/lua/5.1/map.so; do
@@ -63,6 +64,13 @@ if has generators; then
   echo "## Generators: every algorithm vs building the rows in Lua, memory (bench/generators.lua)"
   "${LUA54[@]}" bench/generators.lua
   "${LUAJIT[@]}" bench/generators.lua
+fi
+
+if has directed; then
+  echo
+  echo "## Directed levels: vaults, arrive and place over a plain generate (bench/directed.lua)"
+  "${LUA54[@]}" bench/directed.lua
+  "${LUAJIT[@]}" bench/directed.lua
 fi
 
 if has memory; then

@@ -231,6 +231,22 @@ describe("describe and ALGORITHMS", function()
     end)
   end
 
+  it("lists the options every algorithm takes as tables, with the shape generate asks for", function()
+    for _, algorithm in ipairs(map.ALGORITHMS) do
+      local design = map.describe(algorithm).design
+      local names = {}
+      for i, o in ipairs(design) do
+        names[i] = o.name
+        assert.are.equal("table", o.type)
+        assert.is_true(type(o.doc) == "string" and #o.doc > 10, o.name .. ": doc")
+        local ok, err = pcall(map.generate, { width = 30, height = 12, seed = 1, algorithm = algorithm, [o.name] = 5 })
+        assert.is_false(ok)
+        assert.are.equal("map.generate: " .. o.name .. " must be " .. o.shape .. ", got number", err)
+      end
+      assert.are.same({ "vaults", "arrive", "place" }, names)
+    end
+  end)
+
   it("gives an option the same type in every algorithm that takes it", function()
     local kind = {}
     for _, algorithm in ipairs(map.ALGORITHMS) do

@@ -2,7 +2,8 @@
 -- docs/generators.md is made from the module (docs/algorithms.lua, `make
 -- readme`): it must say exactly what map.ALGORITHMS and map.describe say, with
 -- sample maps the module prints today; the game loops of the README and
--- docs/api.md must run as written.
+-- docs/api.md must run as written, and docs/levels.md's examples print
+-- what it shows.
 local support = require "spec.support"
 
 describe("docs/generators.md", function()
@@ -60,5 +61,24 @@ describe("the game loops of the README and docs/api.md", function()
   it("docs/api.md's game loop ends explored", function()
     run(blocks("docs/api.md", "## A game loop", 1), "api.md")
     assert.are.equal("explored in 512 turns", printed[#printed])
+  end)
+end)
+
+describe("docs/levels.md", function()
+  -- Each Lua example followed by "prints (on both interpreters):" is run,
+  -- its print()s caught, and compared with the output shown under it.
+  it("shows what its examples print", function()
+    local doc = support.read_file("docs/levels.md")
+    local checked = 0
+    for code, shown in doc:gmatch("```lua\n(.-)```\n\nprints %(on both interpreters%):\n\n```\n(.-)```") do
+      local out = {}
+      local env = setmetatable({ print = function(s) out[#out + 1] = s end }, { __index = _G })
+      local chunk = assert((loadstring or load)(code, "docs/levels.md", "t", env))
+      if setfenv then setfenv(chunk, env) end
+      chunk()
+      assert.are.equal(shown, table.concat(out, "\n") .. "\n")
+      checked = checked + 1
+    end
+    assert.are.equal(2, checked)
   end)
 end)

@@ -162,10 +162,11 @@ pub fn bound_autotile(size: (usize, usize)) -> usize {
 
 /// Per cell, at most, for what `vaults`, `arrive` and `place` add while a
 /// level is made: the vaults' owners (a byte), the tunnels' marks (two
-/// bytes) and queue (a `u32`), or the walking distances and their queue
-/// (two `u32`s), sight (a byte) and the floor cells listed with their
-/// distance and then as candidates (three `u32`s). Measured: at most 17
-/// B/cell in all, `bound_generate`'s share included.
+/// bytes) and queue (a `u32`) with, while the join checks the level, the
+/// toolkit's flood (a byte and a `u32`); or the walking distances and
+/// their queue (two `u32`s), sight (a byte) and the floor cells listed
+/// with their distance (two `u32`s, and a count for each block of 256).
+/// Measured: at most 17 B/cell in all, `bound_generate`'s share included.
 const DESIGN_PER_CELL: usize = 16;
 
 /// Each placed vault: its template turned (at most 64x64 bytes) and its
@@ -174,7 +175,8 @@ const COPY_BYTES: usize = 64 * 64 + 4 * 64 * 8;
 
 /// What `vaults`, `arrive` and `place` add to `bound_generate` on a map of
 /// `cells` cells: the per-cell share, the templates as copied from Lua, the
-/// copies placed and the cells placed (24 bytes each).
+/// copies placed and the cells placed (24 bytes each; the draws' map of an
+/// entry's swapped slots, at most `MAX_PLACED` of them, falls within `FIXED`).
 pub fn bound_design(cells: usize, template_cells: usize, copies: usize, placed: usize) -> usize {
     DESIGN_PER_CELL * cells + template_cells + COPY_BYTES * copies + 24 * placed + FIXED
 }

@@ -37,25 +37,24 @@ fn generation_stays_within_its_bound() {
             let (_, json_peak) = peak_of(|| json::level(&level));
             let cells = (w * h) as usize;
             let bound = memory::bound_generate(cells);
-            println!(
-                "{} {w}x{h}: generate {:.1} B/cell, json {:.1} B/cell, bound {:.1}",
-                algorithm.name,
-                peak as f64 / cells as f64,
-                json_peak as f64 / cells as f64,
-                bound as f64 / cells as f64
-            );
-            assert!(
-                peak <= bound,
-                "{} {w}x{h}: {peak} > {bound}",
-                algorithm.name
-            );
-            assert!(
-                json_peak <= bound,
-                "{} {w}x{h} json: {json_peak} > {bound}",
-                algorithm.name
-            );
+            let what = format!("{} {w}x{h}", algorithm.name);
+            check_level_peaks(&what, cells, (peak, json_peak), bound);
         }
     }
+}
+
+/// Prints a level's peaks (`generate`'s, its JSON's) per cell against its
+/// bound, and checks both.
+fn check_level_peaks(what: &str, cells: usize, (peak, json_peak): (usize, usize), bound: usize) {
+    let per_cell = |bytes: usize| bytes as f64 / cells as f64;
+    println!(
+        "{what}: generate {:.1} B/cell, json {:.1} B/cell, bound {:.1}",
+        per_cell(peak),
+        per_cell(json_peak),
+        per_cell(bound)
+    );
+    assert!(peak <= bound, "{what}: {peak} > {bound}");
+    assert!(json_peak <= bound, "{what} json: {json_peak} > {bound}");
 }
 
 /// The maps the toolkit is measured on: generated caves of every shape,
@@ -423,23 +422,8 @@ fn directed_levels_stay_within_their_bound() {
                 Ok(l) => format!("{} vaults, {} placed", l.vaults.len(), l.placed.len()),
                 Err(e) => e.clone(),
             };
-            println!(
-                "{} {w}x{h} directed ({outcome}): generate {:.1} B/cell, json {:.1}, bound {:.1}",
-                algorithm.name,
-                peak as f64 / cells as f64,
-                json_peak as f64 / cells as f64,
-                bound as f64 / cells as f64
-            );
-            assert!(
-                peak <= bound,
-                "{} {w}x{h}: {peak} > {bound}",
-                algorithm.name
-            );
-            assert!(
-                json_peak <= bound,
-                "{} {w}x{h} json: {json_peak} > {bound}",
-                algorithm.name
-            );
+            let what = format!("{} {w}x{h} directed ({outcome})", algorithm.name);
+            check_level_peaks(&what, cells, (peak, json_peak), bound);
         }
     }
     // All floor: every cell a candidate, with its distance and sight.

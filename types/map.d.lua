@@ -154,6 +154,13 @@
 ---@field default_text string the default in words (`"min(width, height)"`)
 ---@field doc string what it does
 
+---An option every algorithm takes as a table, as `map.describe` lists it.
+---@class map.DesignDescription
+---@field name "vaults"|"arrive"|"place"
+---@field type "table"
+---@field shape string what it must be (`"a position {x=, y=}"`)
+---@field doc string what it does
+
 ---An algorithm, as `map.describe` describes it.
 ---@class map.Description
 ---@field name map.Algorithm
@@ -161,6 +168,7 @@
 ---@field min_width integer the smallest map it makes
 ---@field min_height integer
 ---@field options map.OptionDescription[] its options, in a fixed order
+---@field design map.DesignDescription[] the options every algorithm takes as tables: `vaults`, `arrive`, `place`
 
 ---Rows of cells, a cell known where it is truthy (`map.fov`'s result, or a
 ---game's table of seen cells); a missing row knows nothing.

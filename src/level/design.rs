@@ -17,11 +17,19 @@ use crate::rng::Rng;
 /// Their names, as options of `generate`.
 pub const NAMES: [&str; 3] = ["vaults", "arrive", "place"];
 
-/// What each of them must be, for the message when it is not a table.
-const SHAPES: [&str; 3] = [
+/// What each of them must be, for the message when it is not a table (and
+/// `map.describe`).
+pub const SHAPES: [&str; 3] = [
     "an array of templates {rows=, count=, rotate=, required=}",
     "a position {x=, y=}",
     "an array of {char=, count=, min=, hidden=}",
+];
+
+/// What each of them does, for `map.describe` (docs/levels.md has the rest).
+pub const DOCS: [&str; 3] = [
+    "hand-drawn templates stamped on the level and joined to it by the shortest tunnels",
+    "where @ starts, on an up staircase (the > of the level above)",
+    "a game's own characters on free floor cells, at a walking distance min from @ and hidden from its sight",
 ];
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -57,15 +65,11 @@ impl Design {
                 return Err(format!("{name} must be {shape}, got {t}"));
             }
         }
-        if self.vaults.len() > MAX_TEMPLATES {
-            return Err(too_many_templates(self.vaults.len()));
-        }
+        at_most(self.vaults.len(), MAX_TEMPLATES, too_many_templates)?;
         let copies: usize = self.vaults.iter().map(|t| t.count).sum();
-        if copies > MAX_COPIES {
-            return Err(format!(
-                "vaults ask for {copies} copies in all, at most {MAX_COPIES}"
-            ));
-        }
+        at_most(copies, MAX_COPIES, |n| {
+            format!("vaults ask for {n} copies in all, at most {MAX_COPIES}")
+        })?;
         for (c, what) in [(PLAYER, "@"), (STAIRS, ">")] {
             let held: usize = self.vaults.iter().map(|t| t.holds(c) * t.count).sum();
             if held > 1 {
@@ -87,15 +91,11 @@ impl Design {
                 ));
             }
         }
-        if self.place.len() > MAX_ENTRIES {
-            return Err(too_many_entries(self.place.len()));
-        }
+        at_most(self.place.len(), MAX_ENTRIES, too_many_entries)?;
         let asked: usize = self.place.iter().map(|p| p.count).sum();
-        if asked > MAX_PLACED {
-            return Err(format!(
-                "place asks for {asked} cells in all, at most {MAX_PLACED}"
-            ));
-        }
+        at_most(asked, MAX_PLACED, |n| {
+            format!("place asks for {n} cells in all, at most {MAX_PLACED}")
+        })?;
         Ok(())
     }
 
@@ -116,6 +116,14 @@ impl Design {
             x: x as usize,
             y: y as usize,
         })
+    }
+}
+
+/// `message(n)` as the error when `n` is above `max`.
+pub fn at_most(n: usize, max: usize, message: impl FnOnce(usize) -> String) -> Result<(), String> {
+    match n > max {
+        true => Err(message(n)),
+        false => Ok(()),
     }
 }
 

@@ -27,22 +27,14 @@ pub fn level(level: &Level) -> String {
     string(&mut out, level.algorithm);
     out.extend_from_slice(b",\"doors\":");
     list(&mut out, &level.doors, |out, &d| pos(out, d));
-    field(&mut out, "height", grid.height() as i64);
+    field(&mut out, "height", grid.height());
     out.extend_from_slice(b",\"items\":");
     list(&mut out, &level.items, |out, item| {
-        out.extend_from_slice(b"{\"kind\":");
-        string(out, &(item.kind as char).to_string());
-        field(out, "x", item.pos.x as i64);
-        field(out, "y", item.pos.y as i64);
-        out.push(b'}');
+        glyph(out, "kind", item.kind, item.pos)
     });
     out.extend_from_slice(b",\"placed\":");
     list(&mut out, &level.placed, |out, p| {
-        out.extend_from_slice(b"{\"char\":");
-        string(out, &(p.char as char).to_string());
-        field(out, "x", p.pos.x as i64);
-        field(out, "y", p.pos.y as i64);
-        out.push(b'}');
+        glyph(out, "char", p.char, p.pos)
     });
     out.extend_from_slice(b",\"player\":");
     pos(&mut out, level.player);
@@ -56,14 +48,14 @@ pub fn level(level: &Level) -> String {
         list(out, exits.map_or(&[][..], Vec::as_slice), |out, &e| {
             pos(out, e)
         });
-        out.extend_from_slice(format!(",\"h\":{}", r.h).as_bytes());
+        field(out, "h", r.h);
         out.extend_from_slice(b",\"links\":");
         list(out, links.map_or(&[][..], Vec::as_slice), |out, &k| {
             out.extend_from_slice((u64::from(k) + 1).to_string().as_bytes())
         });
-        out.extend_from_slice(format!(",\"w\":{}", r.w).as_bytes());
-        field(out, "x", r.x as i64);
-        field(out, "y", r.y as i64);
+        field(out, "w", r.w);
+        field(out, "x", r.x);
+        field(out, "y", r.y);
         out.push(b'}');
     });
     out.extend_from_slice(b",\"rows\":");
@@ -80,22 +72,31 @@ pub fn level(level: &Level) -> String {
     }
     out.extend_from_slice(b",\"vaults\":");
     list(&mut out, &level.vaults, |out, v| {
-        let (h, index, w) = (v.rect.h, v.index as u128 + 1, v.rect.w);
-        out.extend_from_slice(format!("{{\"h\":{h},\"index\":{index}").as_bytes());
-        field(out, "rotation", i64::from(v.rotation));
-        out.extend_from_slice(format!(",\"w\":{w}").as_bytes());
-        field(out, "x", v.rect.x as i64);
-        field(out, "y", v.rect.y as i64);
+        out.extend_from_slice(format!("{{\"h\":{}", v.rect.h).as_bytes());
+        field(out, "index", v.index as u128 + 1);
+        field(out, "rotation", v.rotation);
+        field(out, "w", v.rect.w);
+        field(out, "x", v.rect.x);
+        field(out, "y", v.rect.y);
         out.push(b'}');
     });
-    field(&mut out, "width", grid.width() as i64);
+    field(&mut out, "width", grid.width());
     out.push(b'}');
     String::from_utf8(out).expect("JSON of valid strings is UTF-8")
 }
 
 /// `,"name":value`.
-fn field(out: &mut Vec<u8>, name: &str, value: i64) {
+fn field(out: &mut Vec<u8>, name: &str, value: impl std::fmt::Display) {
     out.extend_from_slice(format!(",\"{name}\":{value}").as_bytes());
+}
+
+/// `{"key":"c","x":x,"y":y}`: an item or a placed cell.
+fn glyph(out: &mut Vec<u8>, key: &str, c: u8, p: Pos) {
+    out.extend_from_slice(format!("{{\"{key}\":").as_bytes());
+    string(out, &(c as char).to_string());
+    field(out, "x", p.x);
+    field(out, "y", p.y);
+    out.push(b'}');
 }
 
 fn pos(out: &mut Vec<u8>, p: Pos) {

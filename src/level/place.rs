@@ -2,6 +2,8 @@
 //! character on distinct free floor cells, at a walking distance of at least
 //! `min` from `@`, and with `hidden` out of `@`'s sight.
 
+use std::collections::HashMap;
+
 use crate::args::{int_in, Arg, MAX_CELLS};
 use crate::grid::{byte_set, Grid, Pos, FLOOR, WALL};
 use crate::rng::Rng;
@@ -124,35 +126,14 @@ pub fn place(
         .iter()
         .any(|e| e.hidden)
         .then(|| fov::visible(grid, start, None, &byte_set(b"#+")));
-    // The floor cells, each with its distance and whether @ sees it.
-    let cells = grid.cells();
-    let mut floor: Vec<(u32, u32)> =
-        Vec::with_capacity(cells.iter().filter(|&&c| c == FLOOR).count());
-    for (i, _) in cells.iter().enumerate().filter(|&(_, &c)| c == FLOOR) {
-        let d = dist.map_or(0, |d| d[i]);
-        let s = seen.as_ref().is_some_and(|s| s[i]);
-        floor.push((i as u32, d | if s { SEEN } else { 0 }));
-    }
+    let mut floor = Floor::new(grid, dist, seen.as_deref());
     drop(seen);
     let mut placed = Vec::with_capacity(entries.iter().map(|e| e.count).sum());
-    let mut candidates: Vec<u32> = Vec::with_capacity(floor.len());
     for (n, entry) in entries.iter().enumerate() {
         if entry.count == 0 {
             continue;
         }
-        candidates.clear();
-        candidates.extend(
-            floor
-                .iter()
-                .filter(|&&(i, ds)| {
-                    let d = ds & !SEEN;
-                    grid.cells()[i as usize] == FLOOR
-                        && d != FAR
-                        && d as usize >= entry.min
-                        && !(entry.hidden && ds & SEEN != 0)
-                })
-                .map(|&(i, _)| i),
-        );
+        let candidates = floor.candidates(entry);
         if candidates.len() < entry.count {
             return Err(format!(
                 "place[{}]: cannot place {} {}: only {} {}",
@@ -163,18 +144,106 @@ pub fn place(
                 entry.wanted()
             ));
         }
+        // The shuffle's slots, read lazily: a slot not swapped yet holds
+        // the candidate of its rank.
+        let mut swapped: HashMap<usize, usize> = HashMap::with_capacity(entry.count);
+        let mut taken = Vec::with_capacity(entry.count);
         for k in 0..entry.count {
             let pick = rng.range(k, candidates.len() - 1);
-            candidates.swap(k, pick);
-            let pos = grid.pos(candidates[k] as usize);
+            let at = |slot: usize| {
+                swapped
+                    .get(&slot)
+                    .copied()
+                    .unwrap_or_else(|| candidates.nth(slot))
+            };
+            let (kept, moved) = (at(pick), at(k));
+            swapped.insert(pick, moved);
+            taken.push(kept);
+            let pos = grid.pos(floor.cells[kept].0 as usize);
             grid.set(pos, entry.char);
             placed.push(Placed {
                 char: entry.char,
                 pos,
             });
         }
+        for t in taken {
+            floor.cells[t].1 = FAR;
+        }
     }
     Ok(placed)
+}
+
+/// The floor cells (row order) with a key each: the distance from `@`
+/// (`FAR` when none leads there, or once a cell is placed on), with `SEEN`
+/// added when `@` sees it.
+struct Floor {
+    cells: Vec<(u32, u32)>,
+}
+
+/// A block of floor cells counted at once by `Candidates`.
+const BLOCK: usize = 256;
+
+/// One entry's candidates: how many pass its filter before each block of
+/// the floor, so that the one of rank `k` is found without listing them.
+struct Candidates<'a> {
+    floor: &'a [(u32, u32)],
+    entry: Placement,
+    before: Vec<usize>,
+}
+
+impl Floor {
+    fn new(grid: &Grid, dist: Option<&[u32]>, seen: Option<&[bool]>) -> Floor {
+        let cells = grid.cells();
+        let mut floor = Vec::with_capacity(cells.iter().filter(|&&c| c == FLOOR).count());
+        for (i, _) in cells.iter().enumerate().filter(|&(_, &c)| c == FLOOR) {
+            let d = dist.map_or(0, |d| d[i]);
+            let s = seen.is_some_and(|s| s[i]);
+            floor.push((i as u32, d | if s { SEEN } else { 0 }));
+        }
+        Floor { cells: floor }
+    }
+
+    fn candidates(&self, entry: &Placement) -> Candidates<'_> {
+        let mut before = Vec::with_capacity(self.cells.len() / BLOCK + 2);
+        let mut total = 0;
+        before.push(0);
+        for block in self.cells.chunks(BLOCK) {
+            total += block.iter().filter(|&&(_, key)| passes(entry, key)).count();
+            before.push(total);
+        }
+        Candidates {
+            floor: &self.cells,
+            entry: *entry,
+            before,
+        }
+    }
+}
+
+/// Whether a floor cell of `key` is a candidate for `entry`: at least
+/// `min` steps away, seen or not as `hidden` asks, not placed on.
+fn passes(entry: &Placement, key: u32) -> bool {
+    let k = if entry.hidden { key } else { key & !SEEN };
+    k >= entry.min as u32 && k < FAR
+}
+
+impl Candidates<'_> {
+    fn len(&self) -> usize {
+        *self.before.last().expect("one count at least")
+    }
+
+    /// The position in the floor of the candidate of rank `k` (row order).
+    fn nth(&self, k: usize) -> usize {
+        let block = self.before.partition_point(|&n| n <= k) - 1;
+        let start = block * BLOCK;
+        let rank = k - self.before[block];
+        let (offset, _) = self.floor[start..]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &(_, key))| passes(&self.entry, key))
+            .nth(rank)
+            .expect("the block holds it");
+        start + offset
+    }
 }
 
 /// Steps from `start` to every cell, through every cell but `#`; `FAR`
@@ -312,5 +381,64 @@ mod tests {
             "place[1]: cannot place 6 \"M\": only 5 free floor cells at walking distance >= 2 from @ \
              and hidden from it"
         );
+    }
+
+    /// The shuffle as first written: every candidate listed, then swapped.
+    fn listed(grid: &mut Grid, start: Pos, entries: &[Placement], rng: &mut Rng) -> Vec<Placed> {
+        let dist = walking_distances(grid, start);
+        let seen = fov::visible(grid, start, None, &byte_set(b"#+"));
+        let mut placed = Vec::new();
+        for entry in entries {
+            let mut candidates: Vec<usize> = (0..grid.cells().len())
+                .filter(|&i| {
+                    grid.cells()[i] == FLOOR
+                        && dist[i] != FAR
+                        && dist[i] as usize >= entry.min
+                        && !(entry.hidden && seen[i])
+                })
+                .collect();
+            for k in 0..entry.count {
+                let pick = rng.range(k, candidates.len() - 1);
+                candidates.swap(k, pick);
+                let pos = grid.pos(candidates[k]);
+                grid.set(pos, entry.char);
+                placed.push(Placed {
+                    char: entry.char,
+                    pos,
+                });
+            }
+        }
+        placed
+    }
+
+    #[test]
+    fn the_lazy_shuffle_draws_what_a_listed_one_draws() {
+        // Pillars to hide behind, over many blocks of floor.
+        let mut g = Grid::new(90, 70, FLOOR);
+        for i in 0..g.cells().len() {
+            let p = g.pos(i);
+            if p.x == 1
+                || p.y == 1
+                || p.x == 90
+                || p.y == 70
+                || (p.x.is_multiple_of(7) && p.y.is_multiple_of(3))
+            {
+                g.set_at(i, WALL);
+            }
+        }
+        let start = Pos { x: 2, y: 2 };
+        let entries = [
+            entry(b'M', 300, 20, true),
+            entry(b'k', 1, 0, false),
+            entry(b'g', 500, 60, false),
+            entry(b'M', 40, 3, true),
+        ];
+        for seed in 0..20 {
+            let (mut a, mut b) = (g.clone(), g.clone());
+            let dist = walking_distances(&g, start);
+            let lazy = place(&mut a, start, &entries, Some(&dist), &mut Rng::new(seed)).unwrap();
+            assert_eq!(lazy, listed(&mut b, start, &entries, &mut Rng::new(seed)));
+            assert_eq!(a, b);
+        }
     }
 }

@@ -11,7 +11,7 @@ use std::ffi::c_int;
 
 use super::read::{Args, Field, Key};
 use crate::args::{quoted, Arg};
-use crate::level::design::{too_many_entries, too_many_templates, Design};
+use crate::level::design::{at_most, too_many_entries, too_many_templates, Design};
 use crate::level::place::{Placement, MAX_ENTRIES};
 use crate::level::vaults::{row_too_long, too_many_rows, Template, MAX_SIDE, MAX_TEMPLATES};
 
@@ -36,9 +36,7 @@ pub fn read(args: &Args, index: c_int, design: &mut Design) -> Result<(), String
 
 fn vaults(args: &Args, t: c_int) -> Result<Vec<Template>, String> {
     let n = array_len(args, t, "vaults")?;
-    if n > MAX_TEMPLATES {
-        return Err(too_many_templates(n));
-    }
+    at_most(n, MAX_TEMPLATES, too_many_templates)?;
     (1..=n)
         .map(|i| args.with_field(t, Key::Index(i), |a, v| template(a, v, i)))
         .collect()
@@ -46,13 +44,7 @@ fn vaults(args: &Args, t: c_int) -> Result<Vec<Template>, String> {
 
 fn template(args: &Args, t: c_int, n: usize) -> Result<Template, String> {
     let name = format!("vaults[{n}]");
-    if !args.is_table(t) {
-        return Err(format!(
-            "{name} must be a table {{rows=, count=, rotate=, required=}}, got {}",
-            args.at(t).type_name()
-        ));
-    }
-    known_fields(args, t, &name, &TEMPLATE_FIELDS)?;
+    entry(args, t, &name, &TEMPLATE_FIELDS)?;
     let field = |f| args.with_field(t, Key::Field(f), |a, v| a.at(v));
     args.with_field(t, Key::Field(Field::Rows), |a, rows| {
         if !a.is_table(rows) {
@@ -99,20 +91,12 @@ fn arrive(args: &Args, t: c_int) -> Result<(i64, i64), String> {
 
 fn place(args: &Args, t: c_int) -> Result<Vec<Placement>, String> {
     let n = array_len(args, t, "place")?;
-    if n > MAX_ENTRIES {
-        return Err(too_many_entries(n));
-    }
+    at_most(n, MAX_ENTRIES, too_many_entries)?;
     (1..=n)
         .map(|i| {
             args.with_field(t, Key::Index(i), |a, e| {
                 let name = format!("place[{i}]");
-                if !a.is_table(e) {
-                    return Err(format!(
-                        "{name} must be a table {{char=, count=, min=, hidden=}}, got {}",
-                        a.at(e).type_name()
-                    ));
-                }
-                known_fields(a, e, &name, &PLACE_FIELDS)?;
+                entry(a, e, &name, &PLACE_FIELDS)?;
                 let field = |f| a.with_field(e, Key::Field(f), |a, v| a.at(v));
                 Placement::new(
                     i,
@@ -149,6 +133,20 @@ fn array_len(args: &Args, t: c_int, name: &str) -> Result<usize, String> {
         Some(key) => Err(format!("{name} must be an array, but has the key {key}")),
         None => Ok(count),
     }
+}
+
+/// An error unless the value at `t`, called `name`, is a table of no other
+/// keys than `fields`.
+fn entry(args: &Args, t: c_int, name: &str, fields: &[Field]) -> Result<(), String> {
+    if !args.is_table(t) {
+        let shape: Vec<String> = fields.iter().map(|f| format!("{}=", f.name())).collect();
+        return Err(format!(
+            "{name} must be a table {{{}}}, got {}",
+            shape.join(", "),
+            args.at(t).type_name()
+        ));
+    }
+    known_fields(args, t, name, fields)
 }
 
 /// An error naming the first key (in byte order) of the table at `t` that

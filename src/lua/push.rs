@@ -14,7 +14,7 @@ use mlua::ffi::{self, lua_State};
 
 use crate::generators::{Default, Generator, Kind, OptionSpec};
 use crate::grid::{Grid, Pos, Rect};
-use crate::level::{Level, ITEMS};
+use crate::level::{design, Level, ITEMS};
 use crate::toolkit::board::BEYOND;
 use crate::toolkit::parse::Parsed;
 
@@ -196,12 +196,14 @@ pub unsafe fn push_false_and(l: *mut lua_State, why: &str) -> c_int {
     2
 }
 
-/// `map.describe`'s table: `{name, doc, min_width, min_height, options}`,
-/// `options` an array of `{name, type, min, max, open_min, default,
-/// default_text, doc}` in the order the algorithm checks them, `items` last.
+/// `map.describe`'s table: `{name, doc, min_width, min_height, options,
+/// design}`, `options` an array of `{name, type, min, max, open_min,
+/// default, default_text, doc}` in the order the algorithm checks them,
+/// `items` last; `design` the options every algorithm takes as tables
+/// (`vaults`, `arrive`, `place`), each `{name, type = "table", shape, doc}`.
 pub unsafe fn push_description(l: *mut lua_State, algorithm: &Generator) -> c_int {
     make_room(l, 8);
-    ffi::lua_createtable(l, 0, 5);
+    ffi::lua_createtable(l, 0, 6);
     let t = ffi::lua_gettop(l);
     set_str(l, t, c"name", algorithm.name);
     set_str(l, t, c"doc", algorithm.doc);
@@ -214,6 +216,17 @@ pub unsafe fn push_description(l: *mut lua_State, algorithm: &Generator) -> c_in
         ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
     }
     ffi::lua_setfield(l, t, c"options".as_ptr());
+    ffi::lua_createtable(l, design::NAMES.len() as c_int, 0);
+    for (i, name) in design::NAMES.iter().enumerate() {
+        ffi::lua_createtable(l, 0, 4);
+        let entry = ffi::lua_gettop(l);
+        set_str(l, entry, c"name", name);
+        set_str(l, entry, c"type", "table");
+        set_str(l, entry, c"shape", design::SHAPES[i]);
+        set_str(l, entry, c"doc", design::DOCS[i]);
+        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    }
+    ffi::lua_setfield(l, t, c"design".as_ptr());
     1
 }
 

@@ -24,6 +24,8 @@ pub const WANTED: u8 = 2;
 pub struct Flood {
     marks: Vec<u8>,
     stride: usize,
+    /// How many cells the last `farthest` walked to, its start included.
+    reached: usize,
 }
 
 /// In a queue entry: the cell was `WANTED`. Indices stay below it, as a
@@ -42,7 +44,11 @@ impl Flood {
             }
         }
         assert!(marks.len() < WANTED_BIT as usize, "too large to flood");
-        Flood { marks, stride }
+        Flood {
+            marks,
+            stride,
+            reached: 0,
+        }
     }
 
     fn index(&self, p: Pos) -> usize {
@@ -53,6 +59,11 @@ impl Flood {
     pub fn mark_run(&mut self, p: Pos, w: usize, mark: u8) {
         let start = self.index(p);
         self.marks[start..start + w].fill(mark);
+    }
+
+    /// How many cells the last `farthest` walked to, its start included.
+    pub fn reached_count(&self) -> usize {
+        self.reached
     }
 
     /// Whether the flood reached the open cell `p`.
@@ -96,6 +107,7 @@ impl Flood {
             }
             head = level_end;
         }
+        self.reached = tail;
         Pos {
             x: best % s,
             y: best / s,
