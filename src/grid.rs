@@ -39,6 +39,10 @@ pub struct Rect {
 }
 
 impl Rect {
+    pub const fn new(x: usize, y: usize, w: usize, h: usize) -> Rect {
+        Rect { x, y, w, h }
+    }
+
     pub fn centre(&self) -> Pos {
         Pos {
             x: self.x + (self.w - 1) / 2,

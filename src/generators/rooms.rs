@@ -131,25 +131,21 @@ mod tests {
     use crate::grid::WALL;
     use crate::level::{generate, Params};
 
-    fn room(x: usize, y: usize, w: usize, h: usize) -> Rect {
-        Rect { x, y, w, h }
-    }
-
     #[test]
     fn rooms_crowd_when_overlapping_or_touching() {
-        let a = room(2, 2, 4, 3); // floor x 2..=5, y 2..=4
-        assert!(a.crowds(&room(5, 4, 4, 3)), "overlap");
-        assert!(a.crowds(&room(6, 2, 4, 3)), "side by side, no wall");
-        assert!(!a.crowds(&room(7, 2, 4, 3)), "one wall column between");
-        assert!(a.crowds(&room(2, 5, 4, 3)), "stacked, no wall");
-        assert!(!a.crowds(&room(2, 6, 4, 3)), "one wall row between");
-        assert!(a.crowds(&room(6, 5, 4, 3)), "corners touch diagonally");
+        let a = Rect::new(2, 2, 4, 3); // floor x 2..=5, y 2..=4
+        assert!(a.crowds(&Rect::new(5, 4, 4, 3)), "overlap");
+        assert!(a.crowds(&Rect::new(6, 2, 4, 3)), "side by side, no wall");
+        assert!(!a.crowds(&Rect::new(7, 2, 4, 3)), "one wall column between");
+        assert!(a.crowds(&Rect::new(2, 5, 4, 3)), "stacked, no wall");
+        assert!(!a.crowds(&Rect::new(2, 6, 4, 3)), "one wall row between");
+        assert!(a.crowds(&Rect::new(6, 5, 4, 3)), "corners touch diagonally");
     }
 
     #[test]
     fn centre_rounds_towards_top_left() {
-        assert_eq!(room(2, 2, 4, 3).centre(), Pos { x: 3, y: 3 });
-        assert_eq!(room(2, 2, 5, 4).centre(), Pos { x: 4, y: 3 });
+        assert_eq!(Rect::new(2, 2, 4, 3).centre(), Pos { x: 3, y: 3 });
+        assert_eq!(Rect::new(2, 2, 5, 4).centre(), Pos { x: 4, y: 3 });
     }
 
     #[test]
@@ -199,7 +195,7 @@ mod tests {
     fn a_smallest_map_gets_exactly_one_room() {
         let mut g = Grid::new(6, 5, WALL);
         let rooms = carve(&mut g, 10, &mut Rng::new(1));
-        assert_eq!(rooms, vec![room(2, 2, 4, 3)]);
+        assert_eq!(rooms, vec![Rect::new(2, 2, 4, 3)]);
     }
 
     /// The parameters of a whole rooms level, through the pipeline.

@@ -128,10 +128,6 @@ mod tests {
     use crate::toolkit::board::Walk;
     use crate::toolkit::distances::distances;
 
-    fn room(x: usize, y: usize, w: usize, h: usize) -> Rect {
-        Rect { x, y, w, h }
-    }
-
     fn at(x: usize, y: usize) -> Pos {
         Pos { x, y }
     }
@@ -147,7 +143,7 @@ mod tests {
             "###.#####",
             "#########",
         ]);
-        let doors = add(&mut g, &[room(2, 2, 4, 3)], |_| false);
+        let doors = add(&mut g, &[Rect::new(2, 2, 4, 3)], |_| false);
         assert_eq!(doors, vec![at(6, 4), at(4, 5)], "row-major");
         assert_eq!(g.get(at(6, 4)), DOOR);
         assert_eq!(g.get(at(4, 5)), DOOR);
@@ -162,13 +158,17 @@ mod tests {
             "#...#...#",
             "#########",
         ]);
-        let doors = add(&mut g, &[room(2, 2, 3, 3), room(6, 2, 3, 3)], |_| false);
+        let doors = add(
+            &mut g,
+            &[Rect::new(2, 2, 3, 3), Rect::new(6, 2, 3, 3)],
+            |_| false,
+        );
         assert_eq!(doors, vec![at(5, 3)]);
     }
 
     #[test]
     fn no_door_in_a_wide_gap_a_notch_along_a_wall_or_at_a_corner() {
-        let small = room(3, 3, 3, 2);
+        let small = Rect::new(3, 3, 3, 2);
         for (rows, r) in [
             // Two cells open side by side.
             (
@@ -191,7 +191,7 @@ mod tests {
                 vec![
                     "########", "##.#####", "##.#####", "##.....#", "###...##", "########",
                 ],
-                room(4, 4, 3, 2),
+                Rect::new(4, 4, 3, 2),
             ),
         ] {
             let mut g = Grid::from_rows(&rows);
@@ -203,12 +203,12 @@ mod tests {
     fn beyond_the_grid_counts_as_wall() {
         let mut g = Grid::from_rows(&["#.#", "#.#", "#.#"]);
         assert_eq!(
-            add(&mut g, &[room(2, 2, 1, 1)], |_| false),
+            add(&mut g, &[Rect::new(2, 2, 1, 1)], |_| false),
             vec![],
             "open up and down"
         );
         let mut g = Grid::from_rows(&["..", ".."]);
-        assert_eq!(add(&mut g, &[room(1, 1, 2, 2)], |_| false), vec![]);
+        assert_eq!(add(&mut g, &[Rect::new(1, 1, 2, 2)], |_| false), vec![]);
     }
 
     /// The step into `room` when `p` is on its ring, corners excluded.

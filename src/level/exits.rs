@@ -289,10 +289,6 @@ fn ring(room: &Rect) -> impl Iterator<Item = Pos> + '_ {
 mod tests {
     use super::*;
 
-    fn room(x: usize, y: usize, w: usize, h: usize) -> Rect {
-        Rect { x, y, w, h }
-    }
-
     #[test]
     fn exits_in_row_order_and_links_through_corridors() {
         // Rooms 0 and 1 share a one-cell corridor (a door); room 1 has a
@@ -307,7 +303,11 @@ mod tests {
             "#####.....#..#",
             "##############",
         ]);
-        let rooms = [room(2, 2, 3, 3), room(6, 2, 3, 3), room(12, 4, 2, 3)];
+        let rooms = [
+            Rect::new(2, 2, 3, 3),
+            Rect::new(6, 2, 3, 3),
+            Rect::new(12, 4, 2, 3),
+        ];
         let e = Touches::of(&g, &rooms).into_exits();
         assert_eq!(e.exits[0], vec![Pos { x: 5, y: 3 }]);
         assert_eq!(e.exits[1], vec![Pos { x: 5, y: 3 }, Pos { x: 6, y: 5 }]);
@@ -327,10 +327,10 @@ mod tests {
             "###########",
         ]);
         let rooms = [
-            room(2, 2, 2, 2),
-            room(5, 2, 3, 2),
-            room(9, 2, 2, 2),
-            room(5, 6, 3, 1),
+            Rect::new(2, 2, 2, 2),
+            Rect::new(5, 2, 3, 2),
+            Rect::new(9, 2, 2, 2),
+            Rect::new(5, 6, 3, 1),
         ];
         let t = Touches::of(&g, &rooms);
         assert!(t.linked(1, 3) && t.linked(3, 1));
@@ -352,7 +352,7 @@ mod tests {
             "#........#",
             "##########",
         ]);
-        let rooms = [room(2, 2, 8, 3), room(4, 3, 2, 1)];
+        let rooms = [Rect::new(2, 2, 8, 3), Rect::new(4, 3, 2, 1)];
         let e = Touches::of(&g, &rooms).into_exits();
         assert_eq!(e.links, vec![vec![1], vec![0]]);
         assert_eq!(e.exits[1].len(), 6);
