@@ -22,6 +22,15 @@ done
 LUA54=(env "LUA_CPATH_5_4=build/lib/lua/5.4/?.so" lua5.4)
 LUAJIT=(env "LUA_CPATH=build/lib/lua/5.1/?.so" luajit)
 
+# lua_part NAME SCRIPT TITLE: a part that is one Lua script run on each interpreter.
+lua_part() {
+  has "$1" || return 0
+  echo
+  echo "## $3"
+  "${LUA54[@]}" "$2"
+  "${LUAJIT[@]}" "$2"
+}
+
 echo "## Machine"
 echo
 echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), nproc $(nproc)"
@@ -31,47 +40,12 @@ echo "- $(rustc --version); module built by \`make\` (release, lto, codegen-unit
 echo "- git: $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- src 2>/dev/null || echo ' (src/ has uncommitted changes)')"
 echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
 
-if has lua; then
-  echo
-  echo "## Lua: module vs pure-Lua baseline vs floor"
-  "${LUA54[@]}" bench/bench.lua
-  "${LUAJIT[@]}" bench/bench.lua
-fi
-
-if has toolkit; then
-  echo
-  echo "## Toolkit: fov, distances, path vs pure Lua (bench/toolkit.lua)"
-  "${LUA54[@]}" bench/toolkit.lua
-  "${LUAJIT[@]}" bench/toolkit.lua
-fi
-
-if has turns; then
-  echo
-  echo "## Every turn: step, flee, explore, sample, visible vs pure Lua; path, max (bench/turns.lua)"
-  "${LUA54[@]}" bench/turns.lua
-  "${LUAJIT[@]}" bench/turns.lua
-fi
-
-if has autotile; then
-  echo
-  echo "## Autotile vs pure Lua (bench/autotile.lua)"
-  "${LUA54[@]}" bench/autotile.lua
-  "${LUAJIT[@]}" bench/autotile.lua
-fi
-
-if has generators; then
-  echo
-  echo "## Generators: every algorithm vs building the rows in Lua, memory (bench/generators.lua)"
-  "${LUA54[@]}" bench/generators.lua
-  "${LUAJIT[@]}" bench/generators.lua
-fi
-
-if has directed; then
-  echo
-  echo "## Directed levels: vaults, arrive and place over a plain generate (bench/directed.lua)"
-  "${LUA54[@]}" bench/directed.lua
-  "${LUAJIT[@]}" bench/directed.lua
-fi
+lua_part lua bench/bench.lua "Lua: module vs pure-Lua baseline vs floor"
+lua_part toolkit bench/toolkit.lua "Toolkit: fov, distances, path vs pure Lua (bench/toolkit.lua)"
+lua_part turns bench/turns.lua "Every turn: step, flee, explore, sample, visible vs pure Lua; path, max (bench/turns.lua)"
+lua_part autotile bench/autotile.lua "Autotile vs pure Lua (bench/autotile.lua)"
+lua_part generators bench/generators.lua "Generators: every algorithm vs building the rows in Lua, memory (bench/generators.lua)"
+lua_part directed bench/directed.lua "Directed levels: vaults, arrive and place over a plain generate (bench/directed.lua)"
 
 if has memory; then
   echo
