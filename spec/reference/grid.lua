@@ -24,6 +24,17 @@ function M.char_set(s)
   return set
 end
 
+-- The rows (h rows of w cells) of a flat, row-major array.
+function M.rows(flat, w, h)
+  local rows = M.new_tab(h, 0)
+  for y = 1, h do
+    local row, base = M.new_tab(w, 0), (y - 1) * w
+    for x = 1, w do row[x] = flat[base + x] end
+    rows[y] = row
+  end
+  return rows
+end
+
 -- Neighbour offsets: N, E, S, W, NE, SE, SW, NW (the module's tie order).
 M.DX = { 0, 1, 0, -1, 1, 1, -1, -1 }
 M.DY = { -1, 0, 1, 0, -1, 1, 1, -1 }

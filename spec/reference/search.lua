@@ -120,13 +120,7 @@ function M.search(m, sources, options)
       end
     end
   end
-  local rows = new_tab(h, 0)
-  for y = 1, h do
-    local row = new_tab(w, 0)
-    for x = 1, w do row[x] = d[(y - 1) * w + x] end
-    rows[y] = row
-  end
-  return rows
+  return grid.rows(d, w, h)
 end
 
 return M
