@@ -125,6 +125,21 @@ local function returned(name, ok, ...)
   error(err, 0)
 end
 
+-- The wrapper of the C function `c` (`name` in messages) for calls of `lo`
+-- to `hi` arguments: `answer(...)`'s result, or its error as `returned`
+-- reports it; the C function where `answer` returns nil, and for any other
+-- number of arguments.
+local function wrapped(name, c, lo, hi, answer)
+  return function(...)
+    local n = select("#", ...)
+    if n >= lo and n <= hi then
+      local ok, out = pcall(answer, ...)
+      if not ok or out then return returned(name, ok, out) end
+    end
+    return c(...)
+  end
+end
+
 -- Rows of `w` cells from `cells`, into `m[1..h]`; each row starts `stride`
 -- bytes after the one before (default w).
 local function split(m, cells, w, h, stride)
@@ -228,13 +243,7 @@ function map.new_map(...)
 end
 
 if has_ffi then
-  function map.render(...)
-    if select("#", ...) == 1 then
-      local ok, text = pcall(read, (...), true)
-      if not ok or text then return returned("map.render", ok, text) end
-    end
-    return c_render(...)
-  end
+  map.render = wrapped("map.render", c_render, 1, 1, function(m) return read(m, true) end)
 
   function map.reachable(...)
     if select("#", ...) == 1 then
@@ -341,23 +350,9 @@ if has_ffi then
     return distance_rows(raw, w, h, x0, y0, ww, wh)
   end
 
-  function map.distances(...)
-    local n = select("#", ...)
-    if n >= 2 and n <= 3 then
-      local ok, out = pcall(search, distances_window, distances_cells, ...)
-      if not ok or out then return returned("map.distances", ok, out) end
-    end
-    return c_distances(...)
-  end
-
-  function map.flee(...)
-    local n = select("#", ...)
-    if n >= 2 and n <= 3 then
-      local ok, out = pcall(search, flee_window, flee_cells, ...)
-      if not ok or out then return returned("map.flee", ok, out) end
-    end
-    return c_flee(...)
-  end
+  map.distances = wrapped("map.distances", c_distances, 2, 3,
+    function(...) return search(distances_window, distances_cells, ...) end)
+  map.flee = wrapped("map.flee", c_flee, 2, 3, function(...) return search(flee_window, flee_cells, ...) end)
 
   local words = ffi.typeof("const uint16_t *")
 
@@ -385,14 +380,7 @@ if has_ffi then
     return mask_rows(autotile_cells(cells, w, options), w, #cells / w)
   end
 
-  function map.autotile(...)
-    local n = select("#", ...)
-    if n >= 1 and n <= 2 then
-      local ok, out = pcall(autotile, ...)
-      if not ok or out then return returned("map.autotile", ok, out) end
-    end
-    return c_autotile(...)
-  end
+  map.autotile = wrapped("map.autotile", c_autotile, 1, 2, autotile)
 end
 
 if has_ffi then
@@ -507,14 +495,7 @@ if has_ffi then
     return sample_cells(cells, w, count, options)
   end
 
-  function map.sample(...)
-    local n = select("#", ...)
-    if n >= 2 and n <= 3 then
-      local ok, out = pcall(sample, ...)
-      if not ok or out then return returned("map.sample", ok, out) end
-    end
-    return c_sample(...)
-  end
+  map.sample = wrapped("map.sample", c_sample, 2, 3, sample)
 end
 
 -- parse's map, built in the order of push_parsed in src/lua/push.rs.
