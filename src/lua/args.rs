@@ -789,18 +789,22 @@ pub struct Stepped {
     pub closed: Vec<bool>,
 }
 
+/// Argument `index` (`name` in messages) is a table (its rows are read later).
+fn table_of_rows(args: &Args, index: c_int, name: &str) -> Result<(), String> {
+    if args.is_table(index) {
+        return Ok(());
+    }
+    let got = type_of(args.get(index));
+    Err(format!("{name} must be a table of rows, got {got}"))
+}
+
 /// `step(m, d, x, y [, options])`: only the cell and its neighbours are
 /// read, of the map and of `d` (and of `known`).
 pub fn step(args: &Args) -> Result<Stepped, String> {
     let next = after_cell(args, 3);
     args.at_most(next)?;
     let size = args.map_size(1)?;
-    if !args.is_table(2) {
-        return Err(format!(
-            "d must be a table of rows, got {}",
-            type_of(args.get(2))
-        ));
-    }
+    table_of_rows(args, 2, "d")?;
     let from = cell(args, 3, ("x", "y"), "from", size)?;
     let search = search_options(args, next, STEP)?;
     let window = Rect::around(from, 1, size);
@@ -841,12 +845,7 @@ pub(super) fn explore(args: &Args) -> Result<Explore, String> {
     let next = after_cell(args, 3);
     args.at_most(next)?;
     let size = args.map_size(1)?;
-    if !args.is_table(2) {
-        return Err(format!(
-            "known must be a table of rows, got {}",
-            type_of(args.get(2))
-        ));
-    }
+    table_of_rows(args, 2, "known")?;
     let start = cell(args, 3, ("x", "y"), "start", size)?;
     explore_at(args, size, start, next)
 }
