@@ -6,7 +6,7 @@ CARGO ?= cargo
 BUILD := build/lib/lua
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' -o -name '*.lua')
 
-.PHONY: all install uninstall serve test test-rust test-lua lint bench clean rock play test-love test-browser test-host readme test-rock test-types
+.PHONY: all probe install uninstall serve test test-rust test-lua lint bench clean rock dist play test-love test-browser test-host readme test-rock test-types
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -19,10 +19,33 @@ $(BUILD)/5.1/map.so: $(SOURCES)
 	$(CARGO) build --locked --release --features luajit --target-dir target/luajit
 	install -D -m 755 target/luajit/release/libmap.so $@
 
+# The probe modules: with map._panic_probe and map._reads (the cargo feature
+# probe), for spec/hostile_spec.lua and spec/luajit_spec.lua, which load
+# them in a child interpreter. Quick
+# builds (profile probe, no LTO); never installed.
+PROBE := build/probe/lib/lua
+
+probe: $(PROBE)/5.4/map.so $(PROBE)/5.1/map.so
+
+$(PROBE)/5.4/map.so: $(SOURCES)
+	$(CARGO) build --locked --profile probe --features lua54,probe --target-dir target/lua54
+	install -D -m 755 target/lua54/probe/libmap.so $@
+
+$(PROBE)/5.1/map.so: $(SOURCES)
+	$(CARGO) build --locked --profile probe --features luajit,probe --target-dir target/luajit
+	install -D -m 755 target/luajit/probe/libmap.so $@
+
 # The module's Lua side, installed beside it (share/lua/5.4/map/, share/lua/5.1/map/):
 # map.args (the CLI's and the server's reading of arguments) and map.server
-# (the OpenResty handler, docs/server.md).
-LUA_MODULES := lua/map/args.lua lua/map/server.lua
+# (the OpenResty handler, docs/server.md) with its parts map.query (the query
+# string) and map.page (the HTML).
+LUA_MODULES := lua/map/args.lua lua/map/server.lua lua/map/query.lua lua/map/page.lua
+
+# The `map` command is lua/main.lua, run by BIN_LUA (found on PATH when it
+# runs; `make install BIN_LUA=luajit` for LuaJIT). It loads the module and
+# map.args installed beside it, under PREFIX, whatever the interpreter's
+# default paths.
+BIN_LUA ?= lua5.4
 
 install: all
 	install -D -m 755 $(BUILD)/5.4/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.4/map.so
@@ -30,8 +53,12 @@ install: all
 	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/lua/5.4/map $(LUA_MODULES)
 	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/lua/5.1/map $(LUA_MODULES)
 	install -D -m 644 types/map.d.lua $(DESTDIR)$(PREFIX)/share/map/types/map.d.lua
+	install -d $(DESTDIR)$(PREFIX)/bin
+	sed '1s|^#!.*|#!/usr/bin/env $(BIN_LUA)|' lua/main.lua >$(DESTDIR)$(PREFIX)/bin/map
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/map
 
 uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/map
 	rm -f $(DESTDIR)$(PREFIX)/lib/lua/5.4/map.so $(DESTDIR)$(PREFIX)/lib/lua/5.1/map.so
 	rm -rf $(DESTDIR)$(PREFIX)/share/lua/5.4/map $(DESTDIR)$(PREFIX)/share/lua/5.1/map $(DESTDIR)$(PREFIX)/share/map
 
@@ -52,7 +79,7 @@ test: test-rust test-lua test-host test-love test-browser test-types
 test-rust:
 	$(CARGO) test --locked
 
-test-lua: all
+test-lua: all probe
 	busted --run=lua54
 	busted --run=luajit
 
@@ -67,7 +94,7 @@ test-host: all
 play: $(BUILD)/5.1/map.so
 	examples/love/play.sh
 
-test-love: $(BUILD)/5.1/map.so
+test-love: $(BUILD)/5.1/map.so $(BUILD)/5.4/map.so
 	examples/love/test.sh
 
 # The map page in headless Chromium (tests/browser/): its DOM, its form and
@@ -91,8 +118,13 @@ test-rock:
 bench: all
 	bench/run.sh
 
+# fuzz/ is a workspace of its own, built by nothing else: checked here so
+# that a fuzz target which no longer compiles is noticed (on stable Rust,
+# as fuzz/README.md runs it).
 lint:
 	$(CARGO) fmt --check
+	$(CARGO) fmt --check --manifest-path fuzz/Cargo.toml
+	$(CARGO) clippy --locked --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(CARGO) clippy --locked --release --features lua54 --target-dir target/lua54 -- -D warnings
 	$(CARGO) clippy --locked --release --features luajit --target-dir target/luajit -- -D warnings
@@ -101,17 +133,24 @@ lint:
 # The generators' reference in docs/generators.md, made from the module
 # (docs/algorithms.lua; spec/readme_spec.lua checks it is up to date).
 readme: $(BUILD)/5.4/map.so
-	LUA_CPATH_5_4='$(BUILD)/5.4/?.so' lua5.4 docs/algorithms.lua docs/generators.md
+	LUA_CPATH_5_4='$(BUILD)/5.4/?.so' lua5.4 docs/algorithms.lua write
 	LUA_CPATH_5_4='$(BUILD)/5.4/?.so' lua5.4 docs/blob_tiles.lua docs/autotile-blob.svg
 
 clean:
-	rm -rf build target
+	rm -rf build target dist
+
+# The release in dist/: the source archive with every crate vendored, and its
+# rockspecs (dist.sh; DIST_URL=, HOMEPAGE= for publishing; docs/testing.md).
+dist:
+	./dist.sh
 
 # For luarocks (map-*.rockspec, build type "make"): builds the one flavour
-# matching the interpreter luarocks runs for, given as LUA, as build/rock/map.so,
-# which the rockspec's build.install puts in the tree with map.args and
-# map.server. (Not an install target: `luarocks make --pack-binary-rock` passes
-# a make install the default tree's directories, not the ones it packs.)
+# matching the interpreter luarocks runs for, given as LUA (as the rust-mlua
+# build type asks luarocks' interpreter), as build/rock/map.so, which the
+# rockspec's build.install puts in the tree with map.args, map.server and the
+# map command. (Not an install target: `luarocks make --pack-binary-rock`
+# passes a make install the default tree's directories, not the ones it
+# packs.)
 FLAVOUR = $(shell $(LUA) -e 'io.write(jit and "luajit" or _VERSION == "Lua 5.4" and "lua54" or "none")')
 
 rock:

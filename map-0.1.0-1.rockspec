@@ -1,14 +1,23 @@
--- `luarocks make` builds the flavour for the Lua luarocks runs for, with
--- Rust's cargo through the Makefile (build type "make", offline):
---   luarocks --lua-version=5.4 make --tree=DIR
---   luarocks --lua-version=5.1 make --tree=DIR LUA=luajit   # LuaJIT (see docs/testing.md)
+-- The rock: the flavour of the module for the Lua luarocks builds for, with
+-- Rust's cargo through the Makefile's `rock` target (build type "make",
+-- which picks the flavour as the `rust-mlua` build type of mlua modules does:
+-- from the interpreter luarocks passes as LUA; docs/testing.md#installing).
+--   luarocks --lua-version=5.4 make --tree=DIR              # from a checkout
+--   luarocks --lua-version=5.1 make --tree=DIR LUA=luajit   # LuaJIT
+--   make dist && luarocks pack dist/map-0.1.0-1.rockspec    # the source rock to publish
 rockspec_format = "3.0"
 package = "map"
 version = "0.1.0-1"
 source = {
-  url = "git+file://.",
+  -- The release archive `make dist` makes: HEAD's files and every crate
+  -- they need (cargo vendor), so that a build needs cargo and no network.
+  -- `make dist` writes this rockspec again beside it, with the archive's
+  -- address (DIST_URL, or the file itself) and its md5: that is the one to
+  -- pack and publish. `luarocks make` builds the checkout it runs in and
+  -- never reads this.
+  url = "dist/map-0.1.0.tar.gz",
+  dir = "map-0.1.0",
 }
--- No `homepage` yet: the project has no public address to give.
 description = {
   summary = "Fast, connected, deterministic roguelike maps for Lua 5.4, LuaJIT and OpenResty",
   detailed = [[
@@ -20,26 +29,45 @@ on the same plain tables: field of view and line of sight, Dijkstra and
 safety maps, shortest paths, monster steps, auto-explore, spawn points,
 lines, autotiling and a parser for hand-drawn maps. A
 native module written in Rust: building it needs Rust's cargo
-(https://rustup.rs) and works offline. Lua 5.4 and LuaJIT (luarocks'
+(https://rustup.rs), not the network. Lua 5.4 and LuaJIT (luarocks'
 5.1 flavour with LUA=luajit); plain Lua 5.1 to 5.3 are not supported.
-Also installs map.server, a handler for OpenResty (nginx + Lua), and
-types/map.d.lua, the definitions for lua-language-server and EmmyLua (in
-the rock's directory: `luarocks show --rock-dir map`).]],
+Also installs the `map` command (a map on stdout), map.server, a handler
+for OpenResty (nginx + Lua), and types/map.d.lua, the definitions for
+lua-language-server and EmmyLua (in the rock's directory: `luarocks show
+--rock-dir map`).]],
   license = "MIT",
   labels = { "roguelike", "procedural-generation", "game", "dungeon", "luajit", "openresty" },
 }
 supported_platforms = { "linux" }
+-- Lua 5.4, or luarocks' 5.1 flavour run by LuaJIT: the build refuses plain
+-- Lua 5.1 with a message, and so does the LuaJIT module when loaded there.
+-- (The binary rocks of dist/lua5.4 and dist/luajit require their own.)
 dependencies = {
-  "lua >= 5.1, < 5.5",
+  "lua >= 5.1, ~= 5.2, ~= 5.3, < 5.5",
 }
 build = {
   type = "make",
   build_target = "rock",
-  build_variables = { LUA = "$(LUA)" },
+  -- CFLAGS only because luarocks warns when it is not passed: nothing here
+  -- compiles C.
+  build_variables = { LUA = "$(LUA)", CFLAGS = "$(CFLAGS)" },
   install_pass = false,
   install = {
     lib = { map = "build/rock/map.so" },
-    lua = { ["map.args"] = "lua/map/args.lua", ["map.server"] = "lua/map/server.lua" },
+    lua = {
+      ["map.args"] = "lua/map/args.lua",
+      ["map.server"] = "lua/map/server.lua",
+      ["map.query"] = "lua/map/query.lua",
+      ["map.page"] = "lua/map/page.lua",
+    },
+    bin = { map = "lua/main.lua" },
   },
   copy_directories = { "types" },
+}
+-- `luarocks test` in the sources: the specs that need only the module, run
+-- against the tree the rock is installed in, on its interpreter (.busted's
+-- task `rock`).
+test = {
+  type = "busted",
+  flags = { "--run=rock" },
 }

@@ -1,6 +1,6 @@
 //! Criterion benches of the core alone (no Lua): the generators, the
-//! reachability check, render, the toolkit and its two breadth-first
-//! searches, at the sizes of the Lua benchmarks
+//! rooms' exits and links, the reachability check, render, the toolkit and
+//! its two breadth-first searches, at the sizes of the Lua benchmarks
 //! (bench/bench.lua; every algorithm at 80x50 and 1000x1000 as in
 //! bench/generators.lua, group `generators`). Throughput is set to the cell count, so criterion's
 //! "thrpt" is cells per second; bench/run.sh turns the medians into ns per
@@ -12,10 +12,11 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-use map::args::Arg;
 use map::generators;
 use map::grid::{Grid, WALL};
 use map::grid::{Pos, FLOOR};
+use map::input::Arg;
+use map::level::exits::Touches;
 use map::level::{generate, Level, Params};
 use map::toolkit::board::{Walk, UNREACHED};
 use map::toolkit::distances::distances;
@@ -107,6 +108,24 @@ fn bench_reachable(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % grids.len();
             black_box(reach::check(black_box(&grids[i])).is_ok())
+        })
+    });
+    group.finish();
+}
+
+/// The rooms' exits and links of generated 60x20 rooms levels, as
+/// `generate` works them out for its table (`generate_text` does not).
+fn bench_exits(c: &mut Criterion) {
+    let mut group = c.benchmark_group("exits");
+    let (w, h) = (60, 20);
+    let levels: Vec<Level> = (1..=SEEDS).map(|s| level(w, h, s, b"rooms")).collect();
+    group.throughput(Throughput::Elements((w * h) as u64));
+    group.bench_function(BenchmarkId::from_parameter(format!("{w}x{h}")), |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % levels.len();
+            let l = black_box(&levels[i]);
+            black_box(Touches::of(&l.grid, &l.rooms).into_exits())
         })
     });
     group.finish();
@@ -216,6 +235,7 @@ criterion_group!(
     bench_generate,
     bench_generators,
     bench_reachable,
+    bench_exits,
     bench_render,
     bench_toolkit,
     bench_breadth_first

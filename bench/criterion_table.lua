@@ -19,6 +19,7 @@ local BENCHES = {
   { "cave/60x20", "cave level (generate), 60x20" },
   { "cave/1000x1000", "cave level (generate), 1000x1000" },
   { "reachable/60x20", "reach::check, 60x20 rooms maps" },
+  { "exits/60x20", "rooms' exits and links (Touches), 60x20 rooms levels" },
   { "render/60x20", "Grid::render, 60x20" },
   { "render/200x60", "Grid::render, 200x60" },
   { "render/1000x1000", "Grid::render, 1000x1000" },

@@ -80,6 +80,17 @@ function M.measure(variants, rounds)
   return out
 end
 
+-- Measures the variants of workload `id` (if BENCH_ONLY wants it) and adds
+-- `row` to `rows`, its `id`, `what` and figures `r` ({name = µs per op})
+-- set; returns the figures, or nil when the workload is not wanted.
+function M.add_row(rows, id, what, rounds, variants, row)
+  if not M.wanted(id) then return end
+  local r = M.measure(variants, rounds)
+  row.id, row.what, row.r = id, what, r
+  rows[#rows + 1] = row
+  return r
+end
+
 function M.fmt_us(us)
   if not us then return "—" end
   if us >= 1000 then return string.format("%.0f", us) end
@@ -112,6 +123,27 @@ function M.mismatches(against)
     end
   end
   return note, report
+end
+
+-- Writes, with `out(fmt, ...)`, a line of the verdict table for each row
+-- `add_row` made: variant `a` against `b` (`against` names it), met when
+-- b's time is at least `target` times a's or, with `at_most`, when a's is
+-- at most `near` (default 1) times b's.
+function M.verdict_rows(out, rows)
+  for _, t in ipairs(rows) do
+    local a, b = t.r[t.a], t.r[t.b]
+    local ratio = b / a
+    local target, met
+    if t.at_most and t.near then
+      target, met = string.format("%s <= %.1f x %s", t.a, t.near, t.b), a <= t.near * b
+    elseif t.at_most then
+      target, met = string.format("%s <= %s", t.a, t.b), a <= b
+    else
+      target, met = string.format(">= %.1fx", t.target), ratio >= t.target
+    end
+    out("| %s | %s | %s | %s | %s | %s | %s | %s |", t.id, t.what, M.fmt_us(a), t.against, M.fmt_us(b),
+      M.fmt_ratio(ratio), target, met and "met" or "MISSED")
+  end
 end
 
 return M

@@ -4,15 +4,15 @@
 # table per interpreter, memory, the core's criterion benches, HTTP.
 #
 #   bench/run.sh              # everything, a few minutes
-#   bench/run.sh lua memory   # only some parts: lua, toolkit, turns, autotile, generators, directed, memory,
-#                             # criterion, http
+#   bench/run.sh lua memory   # only some parts: lua, toolkit, turns, level, autotile, world, generators, directed, toolbox,
+#                             # memory, criterion, http
 #
 # Timing settings are in bench/bench.lua (BENCH_ROUNDS, BENCH_ROUND_S, ...) and
 # bench/http.sh (BENCH_HTTP_*). Criterion's data goes to target/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-parts=${*:-lua toolkit turns autotile generators directed memory criterion http}
+parts=${*:-lua toolkit turns level autotile world generators directed toolbox memory criterion http}
 has() { [[ " $parts " == *" $1 "* ]]; }
 
 for so in build/lib/lua/5.4/map.so build/lib/lua/5.1/map.so; do
@@ -42,10 +42,13 @@ echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
 
 lua_part lua bench/bench.lua "Lua: module vs pure-Lua baseline vs floor"
 lua_part toolkit bench/toolkit.lua "Toolkit: fov, distances, path vs pure Lua (bench/toolkit.lua)"
-lua_part turns bench/turns.lua "Every turn: step, flee, explore, sample, visible vs pure Lua; path, max (bench/turns.lua)"
+lua_part turns bench/turns.lua "Every turn: step, flee, explore, sample, visible, line, parse vs pure Lua; path, max (bench/turns.lua)"
+lua_part level bench/level.lua "A level in native memory: a turn's work on a level vs on tables (bench/level.lua)"
 lua_part autotile bench/autotile.lua "Autotile vs pure Lua (bench/autotile.lua)"
+lua_part world bench/world.lua "Noise and light vs pure Lua (bench/world.lua)"
 lua_part generators bench/generators.lua "Generators: every algorithm vs building the rows in Lua, memory (bench/generators.lua)"
 lua_part directed bench/directed.lua "Directed levels: vaults, arrive and place over a plain generate (bench/directed.lua)"
+lua_part toolbox bench/toolbox.lua "The game's toolbox: map.rng, map.scheduler, map.names (bench/toolbox.lua)"
 
 if has memory; then
   echo

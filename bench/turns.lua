@@ -1,8 +1,9 @@
 -- bench/turns.lua: what a game does every turn (map.step, flee, explore,
--- sample, visible) against pure-Lua versions, path against distances, and
--- distances with max against without, on the interpreter that runs it. The
--- pure-Lua versions are the references the specs check the module against
--- (spec/reference/step.lua, flee.lua, explore.lua, sample.lua, visible.lua).
+-- sample, visible, line) and parse against pure-Lua versions, path against
+-- distances, and distances with max against without, on the interpreter
+-- that runs it. The pure-Lua versions are the references the specs check
+-- the module against (spec/reference/step.lua, flee.lua, explore.lua,
+-- sample.lua, visible.lua); line's and parse's are below.
 --
 --   LUA_CPATH_5_4='build/lib/lua/5.4/?.so' lua5.4 bench/turns.lua
 --   LUA_CPATH='build/lib/lua/5.1/?.so'     luajit bench/turns.lua
@@ -36,6 +37,40 @@ local R = {
 }
 
 local clock = os.clock
+
+-- The cells of map.line's definition (spec/line_spec.lua): on the major
+-- axis one step a cell; on the minor one the cell m with 2n(m - a) - 2i*d
+-- in [-n, n).
+function R.line(x1, y1, x2, y2)
+  local abs, floor = math.abs, math.floor
+  local dx, dy = x2 - x1, y2 - y1
+  local n = math.max(abs(dx), abs(dy))
+  local cells = { { x = x1, y = y1 } }
+  local sx, sy, twice = dx < 0 and -1 or 1, dy < 0 and -1 or 1, 2 * n
+  if abs(dx) >= abs(dy) then
+    for i = 1, n do cells[i + 1] = { x = x1 + i * sx, y = y1 + floor((2 * i * dy + n - 1) / twice) } end
+  else
+    for i = 1, n do cells[i + 1] = { x = x1 + floor((2 * i * dx + n - 1) / twice), y = y1 + i * sy } end
+  end
+  return cells
+end
+
+-- map.parse's rows and its first @ and > (the text trusted: rectangular).
+function R.parse(text)
+  local sub, find = string.sub, string.find
+  local m, y = {}, 0
+  for line in string.gmatch(text, "[^\n]+") do
+    y = y + 1
+    local row = {}
+    for x = 1, #line do row[x] = sub(line, x, x) end
+    m[y] = row
+    local at, down = find(line, "@", 1, true), find(line, ">", 1, true)
+    if at and not m.player then m.player = { x = at, y = y } end
+    if down and not m.stairs then m.stairs = { x = down, y = y } end
+  end
+  m.width, m.height = #m[1], y
+  return m
+end
 
 local INTERP = jit and "luajit" or "lua5.4"
 local VERSION = jit and jit.version or _VERSION
@@ -76,7 +111,7 @@ local function level(w, h, seed)
     end
   end
   local monsters = map.sample(m, MONSTERS, { seed = seed, from = m.player, min = 8 })
-  return { m = m, d = d, cells = cells, known = remembered(m), monsters = monsters }
+  return { m = m, d = d, cells = cells, known = remembered(m), monsters = monsters, text = map.render(m) }
 end
 
 local small, medium = {}, {}
@@ -142,6 +177,12 @@ local function check()
         local bx, by = R.step(m, l.d, c.x, c.y)
         if ax ~= bx or ay ~= by then note("step " .. name, string.format("from (%d,%d)", c.x, c.y)) end
       end
+      note("line " .. name, paths_differ(map.line(m.player, m.stairs), R.line(m.player.x, m.player.y, m.stairs.x,
+        m.stairs.y)))
+      local parsed, lua_parsed = map.parse(l.text), R.parse(l.text)
+      note("parse " .. name, rows_differ(parsed, lua_parsed) or paths_differ(
+        { parsed.player, parsed.stairs, { x = parsed.width, y = parsed.height } },
+        { lua_parsed.player, lua_parsed.stairs, { x = lua_parsed.width, y = lua_parsed.height } }))
       local o = { from = m.player, min = 8, hidden = true }
       local n = #R.candidates(m, o)
       local ok, err = pcall(map.sample, m, n + 1, o)
@@ -167,16 +208,8 @@ local rows = {}
 -- Times the variants in the same rounds and adds a row: `module` against
 -- `against` (default "pure Lua"), which must be at least `target` times
 -- slower (or, with `at_most`, at most `target` times the module's time).
-local function workload(id, what, rounds, variants, row)
-  if not measure.wanted(id) then return end
-  local r = measure.measure(variants, rounds)
-  row.id, row.what, row.r = id, what, r
-  rows[#rows + 1] = row
-  return r
-end
-
 local function vs_lua(id, what, rounds, module_fn, lua_fn)
-  return workload(id, what, rounds, { { name = "module", fn = module_fn }, { name = "lua", fn = lua_fn } },
+  return measure.add_row(rows, id, what, rounds, { { name = "module", fn = module_fn }, { name = "lua", fn = lua_fn } },
     { a = "module", b = "lua", target = SPEED_TARGET, against = "pure Lua" })
 end
 
@@ -202,11 +235,17 @@ local function run_all()
         return #R.sample(m, 5, { seed = i, from = m.player, min = 8, hidden = true })
       end)
   end
-  workload("U10", "path(m, @, >) against distances(m, @), 80x50", measure.ROUNDS, {
+  vs_lua("U12", "line(@, >), 80x50", measure.ROUNDS,
+    function(i) local m = pick(small, i).m return #map.line(m.player, m.stairs) end,
+    function(i) local m = pick(small, i).m return #R.line(m.player.x, m.player.y, m.stairs.x, m.stairs.y) end)
+  vs_lua("U13", "parse(text of a level), 80x50", measure.ROUNDS,
+    function(i) return #map.parse(pick(small, i).text) end,
+    function(i) return #R.parse(pick(small, i).text) end)
+  measure.add_row(rows, "U10", "path(m, @, >) against distances(m, @), 80x50", measure.ROUNDS, {
     { name = "path", fn = function(i) local m = pick(small, i).m return #map.path(m, m.player, m.stairs) end },
     { name = "distances", fn = function(i) local m = pick(small, i).m return #map.distances(m, m.player) end },
   }, { a = "path", b = "distances", target = 1, against = "distances", at_most = true })
-  workload("U11", "distances(m, @, {max = 10}) against without max, 200x100", measure.ROUNDS, {
+  measure.add_row(rows, "U11", "distances(m, @, {max = 10}) against without max, 200x100", measure.ROUNDS, {
     { name = "max", fn = function(i) local m = pick(medium, i).m return #map.distances(m, m.player, { max = 10 }) end },
     { name = "full", fn = function(i) local m = pick(medium, i).m return #map.distances(m, m.player) end },
   }, { a = "max", b = "full", target = 5, against = "no max" })
@@ -221,7 +260,7 @@ local function run_big()
     end,
   }
   vs_lua("U8", "visible(m, @, a visible cell 10 away), 1000x1000", measure.ROUNDS, vis[1], vis[2])
-  workload("U9", "the same visible against fov(m, @) unlimited, 1000x1000", measure.HEAVY_ROUNDS, {
+  measure.add_row(rows, "U9", "the same visible against fov(m, @) unlimited, 1000x1000", measure.HEAVY_ROUNDS, {
     { name = "module", fn = vis[1] },
     { name = "fov", fn = function(i) local b = pick(big, i) return #map.fov(b.m, b.m.player) end },
   }, { a = "module", b = "fov", target = 10, against = "fov" })
@@ -302,7 +341,7 @@ local elapsed = clock() - t_start
 local fmt_us, fmt_ratio = measure.fmt_us, measure.fmt_ratio
 
 out("")
-out("### %s (%s): step, flee, explore, sample, visible; path, max", INTERP, VERSION)
+out("### %s (%s): step, flee, explore, sample, visible, line, parse; path, max", INTERP, VERSION)
 out("")
 out("CPU time per operation (os.clock), median of %d rounds of ~%.2f s (%d for 1000x1000 fov) after warm-up;",
   measure.ROUNDS, measure.ROUND_S, measure.HEAVY_ROUNDS)
@@ -310,18 +349,7 @@ out("caves seeds 1..%d at 80x50 and 200x100, 1..%d at 1000x1000. ratio = the oth
 out("")
 out("| id | workload | µs/op | against | its µs/op | ratio | target | verdict |")
 out("| --- | --- | ---: | --- | ---: | ---: | --- | --- |")
-for _, t in ipairs(rows) do
-  local a, b = t.r[t.a], t.r[t.b]
-  local ratio = b / a
-  local target, met
-  if t.at_most then
-    target, met = string.format("%s <= %s", t.a, t.b), a <= b
-  else
-    target, met = string.format(">= %.1fx", t.target), ratio >= t.target
-  end
-  out("| %s | %s | %s | %s | %s | %s | %s | %s |", t.id, t.what, fmt_us(a), t.against, fmt_us(b), fmt_ratio(ratio),
-    target, met and "met" or "MISSED")
-end
+measure.verdict_rows(out, rows)
 out("")
 if floors then
   out("Floors: a call into the module that reads one cell (visible on a 1x1 map) %s µs; the 200x100 table of rows",

@@ -3,9 +3,11 @@
 -- found by a search over shapes and options, not by guessing: docs/hardening.md).
 --
 --   lua5.4 bench/worst.lua [budget_seconds]     (from the repository root)
+--   luajit bench/worst.lua [budget_seconds]
 --
--- Loads build/lib/lua/5.4/map.so (or whatever package.cpath finds first
--- when LUA_CPATH_5_4 is set). For each export:
+-- Loads build/lib/lua/5.4/map.so on Lua 5.4, build/lib/lua/5.1/map.so on
+-- LuaJIT (or whatever package.cpath finds first when LUA_CPATH_5_4, or on
+-- LuaJIT LUA_CPATH, is set). For each export:
 -- - new_map, render, reachable: every shape at the cell cap, log-spaced from
 --   the narrowest to the widest (1x4000000 ... 4000000x1), then the shapes
 --   between the slowest one's neighbours; render and reachable on maps of
@@ -23,6 +25,16 @@
 -- - fov, distances, path: every shape and map kind, with the origin,
 --   sources and ends far apart or central, and their options (radius,
 --   opaque, diagonal, cost) at their extremes; then shape refinement.
+-- - flee, explore, sample, visible, autotile, parse: the same shape search,
+--   each with its options at their extremes (flee's factor and costs;
+--   explore with every cell known but the last, far from the start, costs
+--   and the longest `avoid`; sample drawing every cell, from a cell, hidden;
+--   visible along the ray and over the rectangle; autotile's modes and
+--   classes; parse of texts at the cap).
+-- - step (which reads 3x3 cells) with the longest `avoid` and `known`; line
+--   of MAX_CELLS cells, along each axis, diagonal, steep, and far out.
+-- The designer's table options of generate (vaults, arrive, place) are
+-- bench/worst_design.lua's.
 -- Each call is timed once, with os.clock (CPU time), after a full garbage
 -- collection. A call over LIMIT seconds is not aborted (C code cannot be
 -- interrupted) but ends the search around it: no slower neighbour of it is
@@ -34,7 +46,8 @@
 -- arguments, the generators' slowest valid call per algorithm, then the
 -- slowest valid call of each export. Progress and every call over 1 s go to
 -- stderr.
-package.cpath = (os.getenv("LUA_CPATH_5_4") and "" or "build/lib/lua/5.4/?.so;") .. package.cpath
+local BUILT = jit and "build/lib/lua/5.1/?.so;" or "build/lib/lua/5.4/?.so;"
+package.cpath = (os.getenv(jit and "LUA_CPATH" or "LUA_CPATH_5_4") and "" or BUILT) .. package.cpath
 local map = require "map"
 
 local BUDGET = tonumber(arg and arg[1]) or 300
@@ -43,12 +56,16 @@ local CAP = map.MAX_CELLS
 local TOP = 10
 
 local clock = os.clock
+
+-- a // b for positive integers, which LuaJIT's syntax lacks (an integer on
+-- Lua 5.4, as math.floor gives one).
+local function idiv(a, b) return math.floor(a / b) end
 local started = clock()
 
 -- Results: per export, a list of {seconds=, ok=, args=, err=}.
 local results = {}
 local EXPORTS = { "new_map", "render", "reachable", "generate", "generate_text", "generate_json", "fov", "distances",
-  "path" }
+  "path", "step", "flee", "explore", "sample", "line", "visible", "autotile", "parse" }
 for _, name in ipairs(EXPORTS) do results[name] = {} end
 
 local function log(...)
@@ -72,6 +89,8 @@ local function show(v)
       parts[#parts + 1] = (type(k) == "number" and k == #parts + 1) and show(v[k]) or key .. "=" .. show(v[k])
     end
     return "{" .. table.concat(parts, ", ") .. "}"
+  elseif type(v) == "string" and #v > 80 then
+    return string.format("<text of %d bytes>", #v)
   elseif type(v) == "string" then
     return string.format("%q", v)
   elseif math.type and math.type(v) == "float" then
@@ -109,11 +128,11 @@ end
 -- Shapes w x h with w * h at most the cap (h = floor(CAP / w)), w log-spaced
 -- from min_w to the widest that leaves min_h rows, plus 2000x2000.
 local function shapes(min_w, min_h, count)
-  local max_w = CAP // min_h
+  local max_w = idiv(CAP, min_h)
   local list, seen = {}, {}
   local function add(w)
     w = math.max(min_w, math.min(max_w, math.floor(w + 0.5)))
-    local h = CAP // w
+    local h = idiv(CAP, w)
     if h >= min_h and not seen[w] then
       seen[w] = true
       list[#list + 1] = { w, h }
@@ -130,8 +149,8 @@ end
 local function around(w, f, min_w, min_h)
   local list = {}
   for _, k in ipairs({ 1 / f, 1 / math.sqrt(f), math.sqrt(f), f }) do
-    local nw = math.max(min_w, math.min(CAP // min_h, math.floor(w * k + 0.5)))
-    if nw ~= w then list[#list + 1] = { nw, CAP // nw } end
+    local nw = math.max(min_w, math.min(idiv(CAP, min_h), math.floor(w * k + 0.5)))
+    if nw ~= w then list[#list + 1] = { nw, idiv(CAP, nw) } end
   end
   return list
 end
@@ -408,7 +427,7 @@ end
 ------------------------------------------------------------------------------
 -- fov, distances, path.
 
-local MAX_COST = 1 << 30
+local MAX_COST = math.floor(2 ^ 30)
 
 searches[#searches + 1] = { "fov", 5, function()
   for _, kind in ipairs({ "floor", "pillars", "serpentine" }) do
@@ -416,9 +435,9 @@ searches[#searches + 1] = { "fov", 5, function()
       local m = make_map(kind, w, h)
       local worst = -1
       for _, call in ipairs({
-        { (w + 1) // 2, (h + 1) // 2 },
+        { idiv(w + 1, 2), idiv(h + 1, 2) },
         { 1, 1 },
-        { (w + 1) // 2, (h + 1) // 2, w + h },
+        { idiv(w + 1, 2), idiv(h + 1, 2), w + h },
         { 1, 1, nil, { opaque = "" } },
       }) do
         local s = time("fov", m, call[1], call[2], call[3], call[4])
@@ -436,7 +455,7 @@ searches[#searches + 1] = { "distances", 6, function()
     shape_search(function(w, h)
       local m = make_map(kind, w, h)
       local many = {}
-      for x = 1, w, math.max(1, w // 1000) do many[#many + 1] = { x = x, y = 1 } end
+      for x = 1, w, math.max(1, idiv(w, 1000)) do many[#many + 1] = { x = x, y = 1 } end
       local worst = -1
       for _, call in ipairs({
         { { x = 1, y = 1 } },
@@ -476,6 +495,159 @@ searches[#searches + 1] = { "path", 6, function()
       return worst
     end, 1, 1, 10)
   end
+end }
+
+------------------------------------------------------------------------------
+-- step, flee, explore, sample, line, visible, autotile, parse.
+
+-- The longest `avoid` allowed (map.MAX_CELLS entries), all one position
+-- (every entry is read and checked all the same), built once.
+local long_avoid
+local function avoid_list()
+  if not long_avoid then
+    long_avoid = setmetatable({}, { __index = { desc = string.format("<%d x {x=1, y=1}>", CAP) } })
+    local one = { x = 1, y = 1 }
+    for i = 1, CAP do long_avoid[i] = one end
+  end
+  return long_avoid
+end
+
+-- Rows of `known` for explore: every cell known but the last one (w, h),
+-- so the frontier is as far from (1, 1) as the map allows.
+local function known_but_last(w, h)
+  local all = row_of(w, function() return true end)
+  local k = {}
+  for y = 1, h - 1 do k[y] = all end
+  k[h] = row_of(w, function(x) return x < w end)
+  return setmetatable(k, { __index = { desc = string.format("<known %dx%d but the last>", w, h) } })
+end
+
+-- Tries each call of `calls(w, h)` (a list of argument lists) on a shape;
+-- the slowest one's seconds, or nil when out of time.
+local function each_call(export, calls)
+  return function(w, h)
+    local worst = -1
+    for _, call in ipairs(calls(w, h)) do
+      local s = time(export, unpack(call, 1, call.n or #call))
+      if s == nil then return nil end
+      worst = math.max(worst, s)
+      if s > LIMIT then break end
+    end
+    return worst
+  end
+end
+
+searches[#searches + 1] = { "step", 2, function()
+  -- step reads the cell and its neighbours only: the work is in the options'
+  -- lists (`avoid` at its longest) and `known`.
+  local m = make_map("floor", 2000, 2000)
+  local d = setmetatable({}, { __index = { desc = "<d 2000x2000: x in each cell>" } })
+  local values = row_of(2000, function(x) return x end)
+  for y = 1, 2000 do d[y] = values end
+  for _, x in ipairs({ 1, 1000 }) do
+    time("step", m, d, x, x)
+    time("step", m, d, x, x, { diagonal = true, avoid = avoid_list(), known = m })
+  end
+end }
+
+searches[#searches + 1] = { "flee", 6, function()
+  for _, kind in ipairs({ "floor", "serpentine", "checker" }) do
+    shape_search(each_call("flee", function(w, h)
+      local m = make_map(kind, w, h)
+      local many = {}
+      for x = 1, w, math.max(1, idiv(w, 1000)) do many[#many + 1] = { x = x, y = 1 } end
+      return {
+        { m, { x = 1, y = 1 } },
+        { m, { x = 1, y = 1 }, { factor = -10, diagonal = true } },
+        { m, { x = 1, y = 1 }, { factor = -0.1, cost = { ["."] = 1, [","] = MAX_COST } } },
+        { m, { x = 1, y = 1 }, { cost = { ["."] = MAX_COST, [","] = 7, ["#"] = 3 }, blocked = "", diagonal = true } },
+        { m, many, { cost = { ["."] = MAX_COST, [","] = 1 } } },
+      }
+    end), 1, 1, 8)
+  end
+end }
+
+searches[#searches + 1] = { "explore", 6, function()
+  for _, kind in ipairs({ "floor", "serpentine" }) do
+    shape_search(each_call("explore", function(w, h)
+      local m, k = make_map(kind, w, h), known_but_last(w, h)
+      local costly = { cost = { ["."] = MAX_COST }, diagonal = true }
+      return {
+        { m, k, 1, 1 },
+        { m, k, 1, 1, costly },
+        { m, k, 1, 1, { cost = { ["."] = MAX_COST }, diagonal = true, avoid = avoid_list() } },
+        { m, k, 1, 1, { blocked = "", avoid = avoid_list() } },
+      }
+    end), 1, 1, 8)
+  end
+end }
+
+searches[#searches + 1] = { "sample", 5, function()
+  for _, kind in ipairs({ "floor", "pillars" }) do
+    shape_search(each_call("sample", function(w, h)
+      local m = make_map(kind, w, h)
+      local floor = kind == "floor" and w * h or (w * h) - idiv(h, 2) * idiv(w, 2)
+      local mid = { x = idiv(w + 1, 2), y = idiv(h + 1, 2) }
+      if kind == "pillars" then mid = { x = 1, y = 1 } end
+      return {
+        { m, floor, { seed = 1 } },
+        { m, floor, { seed = 1, from = mid, diagonal = true } },
+        { m, floor, { seed = 1, from = mid, max = w + h, min = 0, chars = ".#", blocked = "" } },
+        { m, 1, { seed = 1, from = mid, hidden = true, opaque = "#" } },
+      }
+    end), 1, 1, 8)
+  end
+end }
+
+searches[#searches + 1] = { "line", 2, function()
+  local far = 2 ^ 53 - CAP
+  for _, call in ipairs({
+    { 1, 1, CAP, 1 },
+    { 1, 1, 1, CAP },
+    { 1, 1, CAP, CAP },
+    { 1, 1, CAP, idiv(CAP, 3) },
+    { far, -far, far + CAP - 1, -far + 7 },
+  }) do
+    if time("line", unpack(call)) == nil then break end
+  end
+end }
+
+searches[#searches + 1] = { "visible", 5, function()
+  for _, kind in ipairs({ "floor", "pillars" }) do
+    shape_search(each_call("visible", function(w, h)
+      local m = make_map(kind, w, h)
+      return {
+        { m, 1, 1, w, h },
+        { m, 1, 1, w, h, { opaque = "." } },
+        { m, idiv(w + 1, 2), idiv(h + 1, 2), w, h, { opaque = "." } },
+        { m, 1, 1, w, h, { radius = w + h } },
+      }
+    end), 1, 1, 8)
+  end
+end }
+
+searches[#searches + 1] = { "autotile", 4, function()
+  for _, kind in ipairs({ "pillars", "checker" }) do
+    shape_search(each_call("autotile", function(w, h)
+      local m = make_map(kind, w, h)
+      return {
+        { m },
+        { m, { chars = "#.,", mode = "8", edge = false } },
+        { m, { chars = ".,", index = true } },
+      }
+    end), 1, 1, 8)
+  end
+end }
+
+-- Texts of w x h cells: "." with "@" first and ">" last, rows joined by "\n".
+local function text_of(w, h)
+  local row = string.rep(".", w)
+  local body = string.rep(row .. "\n", h - 1) .. row
+  return "@" .. body:sub(2, -2) .. ">"
+end
+
+searches[#searches + 1] = { "parse", 3, function()
+  shape_search(function(w, h) return time("parse", text_of(w, h)) end, 1, 1, 10)
 end }
 
 ------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 """Which edges and lines of the core (src/) a corpus reaches, per file.
 
     python3 src-coverage.py [corpus-dir]      # default corpus/core
+    TARGET=level python3 src-coverage.py corpus/level-run   # another target
 
 Works on stable Rust, where `cargo fuzz coverage` (LLVM source coverage with
 a matching llvm-profdata) is not available: it replays the corpus once under
@@ -27,7 +28,7 @@ from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-BINARY = os.path.join(HERE, "target/x86_64-unknown-linux-gnu/release/core")
+BINARY = os.path.join(HERE, "target/x86_64-unknown-linux-gnu/release", os.environ.get("TARGET", "core"))
 
 GDB_SCRIPT = r'''
 import gdb

@@ -1,28 +1,60 @@
+#!/usr/bin/env lua
 -- Prints a generated map: lua main.lua [width] [height] [seed] [algorithm] [--name=value ...]
 -- (`lua main.lua --help` lists everything; docs/cli.md). Arguments are read
--- by map.args, as the server reads its query.
+-- by map.args, as the server reads its query. `make install` and the rock
+-- install this file as the `map` command.
+
+-- The command's name in messages: main.lua in a checkout, map installed.
+local NAME = (arg and arg[0] or ""):match("[^/]+$") or "main.lua"
+local HINT = " (" .. (NAME:match("%.lua$") and "lua " .. NAME or NAME) .. " --help for usage)"
+
 ---@diagnostic disable-next-line: unnecessary-if (type checkers assume LuaJIT; plain Lua 5.1 gets here)
 if _VERSION == "Lua 5.1" and not jit then
-  io.stderr:write("main.lua: needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n")
+  io.stderr:write(NAME, ": needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n")
   os.exit(1)
 end
 
--- From a checkout, the module `make` built beside this file comes first;
--- elsewhere (or before `make`), the installed one.
+-- The module `make` built beside this file comes first (a checkout:
+-- lua/main.lua, ../build/lib/lua/V/), then the one installed with it
+-- (PREFIX/bin/map: PREFIX/lib/lua/V/, PREFIX/share/lua/V/), then the usual
+-- paths (a copy elsewhere, or the rock's command, whose wrapper sets them).
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-package.path = here .. "/?.lua;" .. package.path
-package.cpath = here .. "/../build/lib/lua/" .. (jit and "5.1" or "5.4") .. "/?.so;" .. package.cpath
+local version = jit and "5.1" or "5.4"
+package.path = here .. "/?.lua;" .. here .. "/../share/lua/" .. version .. "/?.lua;" .. package.path
+package.cpath = here .. "/../build/lib/lua/" .. version .. "/?.so;" .. here .. "/../lib/lua/" .. version .. "/?.so;"
+  .. package.cpath
 
 local map = require "map"
 local args = require "map.args"
 
 local POSITIONAL = { "width", "height", "seed", "algorithm" }
-local HINT = " (lua main.lua --help for usage)"
 
 -- Bad usage: one line on stderr, exit status 2.
 local function usage_error(message)
-  io.stderr:write("main.lua: ", message, HINT, "\n")
+  io.stderr:write(NAME, ": ", message, HINT, "\n")
   os.exit(2)
+end
+
+-- Writes the output and makes sure it arrived: a full disk, a closed
+-- stdout or a vanished reader is one line on stderr and status 1, never a
+-- map lost in silence (io.write buffers; the error shows at the flush).
+local function output(text)
+  local written, problem = io.stdout:write(text)
+  ---@type true?
+  local flushed = nil
+  if written then flushed, problem = io.stdout:flush() end
+  if not flushed then
+    io.stderr:write(NAME, ": cannot write to stdout: ", tostring(problem), "\n")
+    os.exit(1)
+  end
+end
+
+-- Ctrl-C: the interpreter turns SIGINT into the error "interrupted!",
+-- which a call into the module passes on after its name. It ends the
+-- command with the status a shell gives a process stopped by SIGINT (128 +
+-- 2), no usage hint: nothing was wrong with the arguments.
+local function interrupted(message)
+  return tostring(message):match("interrupted!$") ~= nil
 end
 
 -- What a named argument takes, for --help and messages, by name or type.
@@ -31,8 +63,9 @@ local PLACEHOLDER = { integer = "N", number = "X", seed = "N", algorithm = "NAME
 -- The help text, from the registry: every algorithm, its doc, its smallest
 -- size, its options with their types, ranges, defaults and docs.
 local function help()
+  local command = NAME:match("%.lua$") and "lua " .. NAME or NAME
   local lines = {
-    "usage: lua main.lua [width] [height] [seed] [algorithm] [--name=value ...]",
+    "usage: " .. command .. " [width] [height] [seed] [algorithm] [--name=value ...]",
     "",
     "Prints a map (map.generate_text, or map.generate_json with --format=json) and a newline on stdout.",
     "",
@@ -46,9 +79,12 @@ local function help()
     "                    the text (default) or the level as JSON",
     "  --OPTION=VALUE    an option of the algorithm, below; a boolean one alone (--doors) is true",
     "  -h, --help        this text",
+    "  -v, --version     the module's version and the interpreter",
+    "  --                the arguments after it are positional (a seed such as -5 is one anyway)",
     "",
     "Values are read as the server reads them: integers exactly, numbers as decimals (0.45),",
-    "booleans as true, on or false. Bad arguments print one line on stderr and exit with status 2.",
+    "booleans as true, on or false. Bad arguments print one line on stderr and exit with status 2;",
+    "an output that cannot be written, one line and status 1; Ctrl-C, status 130.",
   }
   for _, name in ipairs(args.ALGORITHMS) do
     local about = args.DESCRIPTIONS[name]
@@ -64,25 +100,36 @@ local function help()
 end
 
 -- The arguments as texts by name, positional and named alike: given[name]
--- is the text, or true for a named one without "=" (--doors).
+-- is the text, or true for a named one without "=" (--doors). After "--"
+-- every argument is positional; before it, "-" and a letter is an option,
+-- and "-" and a digit a negative number.
 local function collect(list)
-  local given, next_position = {}, 1
+  local given, next_position, options_end = {}, 1, false
   for _, a in ipairs(list) do
     local name, value
-    if a == "-h" or a == "--help" then
-      io.write(help())
-      os.exit(0)
-    elseif a:sub(1, 2) == "--" then
-      name, value = a:match("^%-%-([^=]*)=(.*)$")
-      if not name then name, value = a:sub(3), true end
-      if name == "" then usage_error("'" .. a .. "' names no option") end
-    else
+    if a == "--" and not options_end then
+      options_end = true
+    elseif options_end or not a:match("^%-") or a:match("^%-[%d.]") or a == "-" then
       name, value = POSITIONAL[next_position], a
       if not name then usage_error("too many arguments: " .. args.shown(a)) end
       next_position = next_position + 1
+    elseif a == "-h" or a == "--help" then
+      output(help())
+      os.exit(0)
+    elseif a == "-v" or a == "--version" then
+      output(("map %s (%s)\n"):format(map.VERSION, jit and jit.version or _VERSION))
+      os.exit(0)
+    elseif a:sub(1, 2) ~= "--" then
+      usage_error("unknown option " .. args.shown(a))
+    else
+      name, value = a:match("^%-%-([^=]*)=(.*)$")
+      if not name then name, value = a:sub(3), true end
+      if name == "" then usage_error("'" .. a .. "' names no option") end
     end
-    if given[name] ~= nil then usage_error(name .. " given twice") end
-    given[name] = value
+    if name then
+      if given[name] ~= nil then usage_error(name .. " given twice") end
+      given[name] = value
+    end
   end
   return given
 end
@@ -120,21 +167,36 @@ local function read(given)
   return options, format
 end
 
-local options, format = read(collect(arg))
-options.width = options.width or args.DEFAULT_WIDTH
-options.height = options.height or args.DEFAULT_HEIGHT
-local fresh = options.seed == nil
-if fresh then options.seed = args.random_seed() end
+local function main()
+  local options, format = read(collect(arg))
+  options.width = options.width or args.DEFAULT_WIDTH
+  options.height = options.height or args.DEFAULT_HEIGHT
+  local fresh = options.seed == nil
+  if fresh then options.seed = args.random_seed() end
 
-local ok, result = pcall(format == "json" and map.generate_json or map.generate_text, options)
-if not ok then
-  result = tostring(result)
-  if result:find("internal error", 1, true) then -- a bug in the module, not in the arguments
-    io.stderr:write("main.lua: ", result, "\n")
-    os.exit(1)
+  local ok, result = pcall(format == "json" and map.generate_json or map.generate_text, options)
+  if not ok then
+    result = tostring(result)
+    if interrupted(result) then os.exit(130) end
+    if args.is_internal(result) then -- a bug in the module, not in the arguments
+      io.stderr:write(NAME, ": ", result, "\n")
+      os.exit(1)
+    end
+    usage_error(result)
   end
-  usage_error(result)
+  -- An unseeded map can be made again: its seed goes to stderr, stdout stays the map.
+  if fresh then io.stderr:write(("seed: %d\n"):format(options.seed)) end
+  output(result .. "\n")
 end
--- An unseeded map can be made again: its seed goes to stderr, stdout stays the map.
-if fresh then io.stderr:write(("seed: %d\n"):format(options.seed)) end
-io.write(result, "\n")
+
+-- Ctrl-C outside the module's calls ends the command the same way; any
+-- other error is a bug here, shown with its traceback as the interpreter
+-- would.
+local ok, problem = xpcall(main, function(message)
+  if interrupted(message) then os.exit(130) end
+  return debug.traceback(tostring(message), 2)
+end)
+if not ok then
+  io.stderr:write(NAME, ": ", tostring(problem), "\n")
+  os.exit(1)
+end

@@ -196,6 +196,11 @@ describe("describe and ALGORITHMS", function()
         assert.is_true(d[side] % 1 == 0 and d[side] >= 3, side)
       end
       assert.are.equal("items", d.options[#d.options].name, "items comes last")
+      -- Its terrain: the characters it carves, those that block walking
+      -- among them, "#" always blocking.
+      assert.is_true(type(d.chars) == "string" and #d.chars >= 2, "chars")
+      assert.is_true(type(d.blocked) == "string" and d.blocked:find("#", 1, true) ~= nil, "blocked")
+      for c in d.blocked:gmatch("[^#]") do assert.truthy(d.chars:find(c, 1, true), "blocked " .. c) end
       local names = {}
       for _, o in ipairs(d.options) do
         local what = algorithm .. " option " .. tostring(o.name)
@@ -243,7 +248,22 @@ describe("describe and ALGORITHMS", function()
         assert.is_false(ok)
         assert.are.equal("map.generate: " .. o.name .. " must be " .. o.shape .. ", got number", err)
       end
-      assert.are.same({ "vaults", "arrive", "place" }, names)
+      -- Off rock (map.describe's blocked more than "#"), vaults and arrive,
+      -- whose tunnels dig through rock, are refused by name.
+      if map.describe(algorithm).blocked == "#" then
+        assert.are.same({ "vaults", "arrive", "place" }, names)
+      else
+        assert.are.same({ "place" }, names)
+        -- Refused before their values are looked at (an arrive off the map too).
+        for _, case in ipairs({ { "vaults", { { rows = { "." } } } }, { "arrive", { x = 3, y = 3 } },
+          { "arrive", { x = -1, y = -1 } } }) do
+          local ok, err = pcall(map.generate, { width = 30, height = 12, seed = 1, algorithm = algorithm,
+            [case[1]] = case[2] })
+          assert.is_false(ok)
+          assert.are.equal("map.generate: " .. case[1] .. " applies only to levels carved from rock, not to \""
+            .. algorithm .. "\" (its tunnels dig through #)", err)
+        end
+      end
     end
   end)
 

@@ -103,6 +103,61 @@ describe("main.lua", function()
     end
   end)
 
+  it("follows the Unix conventions: --, -v and --version, options as -x, negative numbers as values", function()
+    local golden = map.generate_text(60, 20, 1) .. "\n"
+    assert.are.same({ golden, "", 0 }, { cli("--", "60", "20", "1") })
+    assert.are.same({ golden, "", 0 }, { cli("60", "--", "20", "1") })
+    assert.are.same({ map.generate_text(60, 20, -5) .. "\n", "", 0 }, { cli("60", "20", "-5") })
+    assert.are.same({ map.generate_text(60, 20, -5) .. "\n", "", 0 }, { cli("--", "60", "20", "-5") })
+    local version = ("map %s (%s)\n"):format(map.VERSION, jit and jit.version or _VERSION)
+    for _, flag in ipairs({ "-v", "--version" }) do
+      assert.are.same({ version, "", 0 }, { cli(flag) })
+      assert.are.same({ version, "", 0 }, { cli("60", flag, "--colour") })
+    end
+    -- After "--" nothing is an option; "--" itself only once.
+    assert_usage_error("width must be an integer, got '--doors'", "--", "--doors")
+    assert_usage_error("width must be an integer, got '-v'", "--", "-v")
+    assert_usage_error("height must be an integer, got '--'", "--", "60", "--")
+    assert_usage_error("unknown option '-x'", "-x")
+    assert_usage_error("unknown option '-V'", "60", "-V")
+    assert_usage_error("width must be an integer, got '-'", "-")
+  end)
+
+  it("exits 1 with one line on stderr when stdout cannot be written, whatever it prints", function()
+    for _, case in ipairs({ { ">/dev/full", "No space left on device" }, { ">&-", "Bad file descriptor" } }) do
+      for _, arguments in ipairs({ "60 20 1", "--help", "--version", "30 10 1 --format=json" }) do
+        local err_path = os.tmpname()
+        local code = run(("%s lua/main.lua %s %s 2>%s; echo $?"):format(support.INTERPRETER, arguments, case[1],
+          err_path))
+        local err = read_file(err_path)
+        os.remove(err_path)
+        local what = arguments .. " " .. case[1]
+        assert.are.equal("1\n", code, what)
+        assert.are.equal("main.lua: cannot write to stdout: " .. case[2] .. "\n", err, what)
+      end
+    end
+  end)
+
+  it("exits 130, with nothing on stderr, on Ctrl-C (SIGINT)", function()
+    -- The signal lands while the command is blocked writing a 4 MB map into a
+    -- pipe nobody reads yet, so it cannot have finished before it.
+    local dir = run("mktemp -d /tmp/map-cli-spec.XXXXXX"):gsub("\n$", "")
+    finally(function() os.execute("rm -rf " .. support.shell_quote(dir)) end)
+    local script = ([[
+      mkfifo %s/out
+      %s lua/main.lua 2000 2000 1 >%s/out 2>%s/err & pid=$!
+      exec 3<%s/out
+      head -c 1 <&3 >/dev/null
+      sleep 0.2
+      kill -INT $pid
+      cat <&3 >/dev/null
+      wait $pid; echo "exit=$?"
+    ]]):format(dir, support.INTERPRETER, dir, dir, dir)
+    local out = run("bash -c " .. support.shell_quote(script))
+    assert.are.equal("exit=130\n", out)
+    assert.are.equal("", read_file(dir .. "/err"))
+  end)
+
   it("takes every argument by name too, mixing freely with the positional ones", function()
     local same = {
       { { "--width=30", "--height=12", "--seed=5", "--algorithm=cave" }, { 30, 12, 5, "cave" } },
@@ -216,6 +271,27 @@ describe("main.lua", function()
     for _, case in ipairs(bad) do assert_usage_error(unpack(case)) end
   end)
 
+  it("exits 1 on a module bug (map.INTERNAL_ERROR after the name), 2 on a refusal that quotes its words", function()
+    -- The module as a map.lua first in the path: the real one, but
+    -- generate_text fails as a bug in it would.
+    local dir = run("mktemp -d /tmp/map-cli-spec.XXXXXX"):gsub("\n$", "")
+    finally(function() os.execute("rm -rf " .. support.shell_quote(dir)) end)
+    local so = assert(package.searchpath("map", package.cpath))
+    local f = assert(io.open(dir .. "/map.lua", "wb"))
+    f:write(("local real = assert(package.loadlib(%q, 'luaopen_map'))()\n"):format(so),
+      "return setmetatable({ generate_text = function()\n",
+      "  error('map.generate_text: ' .. real.INTERNAL_ERROR .. ': boom', 0)\n",
+      "end }, { __index = real })\n")
+    f:close()
+    local out, err, code = support.run_main({ path = dir .. "/?.lua;" .. package.path }, "60", "20", "1")
+    assert.are.same({ 1, "", "main.lua: map.generate_text: " .. map.INTERNAL_ERROR .. ": boom\n" }, { code, out, err })
+    -- The module's own refusal of an algorithm named like the marker.
+    for _, name in ipairs({ "internal error", map.INTERNAL_ERROR }) do
+      local _, expected = pcall(map.generate_text, { width = 60, height = 20, seed = 1, algorithm = name })
+      assert_usage_error(expected, "60", "20", "1", name)
+    end
+  end)
+
   it("finds the module `make` built from any directory, and the installed one without a checkout", function()
     -- From elsewhere, with paths that hold no module: it finds build/ beside itself.
     local nowhere = "/nonexistent/?.so"
@@ -237,5 +313,54 @@ describe("main.lua", function()
     out, err, code = support.run_main({ main = dir .. "/main.lua", cwd = dir, cpath = nowhere, path = nowhere })
     assert.are.same({ 1, "" }, { code, out })
     assert.truthy(err:find("module 'map' not found", 1, true), err)
+  end)
+end)
+
+describe("map.INTERNAL_ERROR", function()
+  it("is the marker every internal error carries after the function's name, on this interpreter", function()
+    assert.are.equal("string", type(map.INTERNAL_ERROR))
+    -- Rust builds its message from the constant it exports (src/input.rs).
+    local rust = run("cat src/input.rs src/lua/*.rs")
+    assert.are.equal(map.INTERNAL_ERROR, rust:match('\n[%w_() ]*const INTERNAL_ERROR: &str = "([^"]*)";'))
+    assert.truthy(rust:find('format!("{name}: {INTERNAL_ERROR}: {what}")', 1, true))
+    -- The documented form, which a caller may match too.
+    assert.truthy(read_file("docs/api.md"):find("`map.<fn>: " .. map.INTERNAL_ERROR .. ": ...`", 1, true))
+    -- A panic inside the module, where a build still has the probe.
+    if map._panic_probe then
+      local ok, err = pcall(map._panic_probe)
+      assert.is_false(ok)
+      assert.are.equal("map._panic_probe: " .. map.INTERNAL_ERROR .. ": probe", err)
+      assert.is_true(args.is_internal(err))
+    end
+  end)
+
+  it("is read by map.args.is_internal right after the name only", function()
+    assert.is_true(args.is_internal("map.generate: " .. map.INTERNAL_ERROR .. ": a part could not be joined"))
+    assert.is_true(args.is_internal("map.path: " .. map.INTERNAL_ERROR))
+    for _, message in ipairs({ "", "map.generate_text: width must be an integer >= 6, got 4",
+      "map.generate_text: algorithm must be a name, got string \"" .. map.INTERNAL_ERROR .. "\"",
+      "map.generate_text: internal error", map.INTERNAL_ERROR .. ": no function's name" }) do
+      assert.is_false(args.is_internal(message), message)
+    end
+  end)
+end)
+
+describe("map.args' texts of numbers and ranges, shared by --help, the docs and the page", function()
+  it("writes integers exactly and numbers as %.14g, on either interpreter", function()
+    assert.are.same({ "9007199254740992", "-3", "0.45", "1", "100", "0.1" }, {
+      args.number_text(2 ^ 53, "integer"), args.number_text(-3, "integer"), args.number_text(0.45, "number"),
+      args.number_text(1.0, "number"), args.number_text(100, "number"), args.number_text(0.1, "number") })
+  end)
+
+  it("words a range for --help and for the page's titles from one description", function()
+    local cases = {
+      { { type = "integer", min = 1, max = 10000 }, "integer from 1 to 10000", "1 to 10000" },
+      { { type = "number", min = 0.0, max = 1.0, open_min = true }, "number in (0, 1]", "over 0, up to 1" },
+      { { type = "number", min = 1.0, max = 100.0, open_min = false }, "number in [1, 100]", "1 to 100" },
+      { { type = "boolean" }, "boolean", "boolean" },
+    }
+    for _, case in ipairs(cases) do
+      assert.are.same({ case[2], case[3] }, { args.allowed(case[1]), args.allowed(case[1], "title") })
+    end
   end)
 end)

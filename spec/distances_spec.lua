@@ -106,4 +106,23 @@ describe("map.distances", function()
     d = map.distances(m, { x = 4, y = 3 }, { diagonal = true })
     assert.are.same({ 3, 2, 2, 2 }, d[1])
   end)
+
+  -- A start value up to 2^52 plus the costliest walk (under 4,000,000
+  -- steps of 2^30) stays within 2^53, so every reachable cell is exact;
+  -- past 2^52 the search could not settle them (they came back false).
+  it("gives every reachable cell its value from the largest start values", function()
+    local m = from_text("...")
+    local expensive = { cost = { ["."] = 2 ^ 30 } }
+    assert.are.same({ { 2 ^ 52, 2 ^ 52 + 2 ^ 30, 2 ^ 52 + 2 ^ 31 } },
+      map.distances(m, { x = 1, y = 1, value = 2 ^ 52 }, expensive))
+    assert.are.same({ { -2 ^ 52, 1 - 2 ^ 52, 2 - 2 ^ 52 } }, map.distances(m, { x = 1, y = 1, value = -2 ^ 52 }))
+    for _, value in ipairs({ 2 ^ 52 + 1, 2 ^ 53, 2 ^ 53 - 1, -2 ^ 53 }) do
+      for _, fn in ipairs({ "distances", "flee" }) do
+        local ok, err = pcall(map[fn], m, { { x = 1, y = 1 }, { x = 3, y = 1, value = value } }, expensive)
+        assert.is_false(ok)
+        assert.are.equal(("map.%s: sources[2].value must be an integer with |value| <= 2^52, got %s")
+          :format(fn, string.format("%d", value)), err)
+      end
+    end
+  end)
 end)

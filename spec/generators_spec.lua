@@ -16,6 +16,8 @@ local unpack = table.unpack or unpack
 -- Promises only some generators make (see the README).
 -- `>` on the floor cell farthest from `@` by walking distance, first in row order.
 local STAIRS_FARTHEST = { cave = true, cellular = true, drunkard = true, maze = true }
+-- `>` on the land cell (plains or forest) farthest from `@`, first in row order.
+local STAIRS_FARTHEST_LAND = { overworld = true }
 -- `>` on the room cell farthest from `@` by walking distance, first in row order.
 local STAIRS_FARTHEST_ROOM_CELL = { bsp = true }
 -- `>` in the last room of m.rooms.
@@ -128,9 +130,20 @@ local function farthest(c, dist, counts)
   return best
 end
 
-local CELLS = { ["#"] = true, ["."] = true, ["@"] = true, [">"] = true, ["$"] = true, ["!"] = true }
-local CELLS_WITH_DOORS = { ["+"] = true }
-for k in pairs(CELLS) do CELLS_WITH_DOORS[k] = true end
+-- The characters a level of `algorithm` may hold: its terrain's
+-- (map.describe's chars), what stands on it, and `+` where doors are on.
+local function allowed_cells(algorithm, doors)
+  local cells = { ["@"] = true, [">"] = true, ["$"] = true, ["!"] = true, ["+"] = doors or nil }
+  for c in DESCRIPTION[algorithm].chars:gmatch(".") do cells[c] = true end
+  return cells
+end
+
+-- The characters that block walking on `algorithm`'s levels.
+local function blocked_cells(algorithm)
+  local cells = {}
+  for c in DESCRIPTION[algorithm].blocked:gmatch(".") do cells[c] = true end
+  return cells
+end
 
 -- Checks the rooms: inside the border, floor (or what stands on it), apart
 -- where the generator promises it.
@@ -229,19 +242,25 @@ local function problem(m, opts)
       tostring(m.seed))
   end
   if #m ~= h then return "has " .. #m .. " rows" end
+  local blocked_chars = DESCRIPTION[algorithm].blocked
+  if m.blocked ~= (blocked_chars ~= "#" and blocked_chars or nil) then
+    return ("m.blocked is %s, describe says %q"):format(tostring(m.blocked), blocked_chars)
+  end
   local doors_on = value_of(opts, "doors") == true
-  local allowed = doors_on and CELLS_WITH_DOORS or CELLS
+  local allowed, blocked = allowed_cells(algorithm, doors_on), blocked_cells(algorithm)
   local count = { ["#"] = 0, ["."] = 0, ["@"] = 0, [">"] = 0, ["$"] = 0, ["!"] = 0, ["+"] = 0 }
+  local walls = 0
   for y = 1, h do
     local row = m[y]
     if type(row) ~= "table" or #row ~= w then return "row " .. y .. " is not " .. w .. " cells" end
     for x = 1, w do
       local cell = row[x]
       if not allowed[cell] then return ("stray cell %q at (%d,%d)"):format(tostring(cell), x, y) end
-      if (x == 1 or y == 1 or x == w or y == h) and cell ~= "#" then
+      if (x == 1 or y == 1 or x == w or y == h) and not blocked[cell] then
         return ("border broken at (%d,%d)"):format(x, y)
       end
-      count[cell] = count[cell] + 1
+      count[cell] = (count[cell] or 0) + 1
+      if blocked[cell] then walls = walls + 1 end
     end
   end
   if count["@"] ~= 1 or count[">"] ~= 1 then return ("%d @ and %d >"):format(count["@"], count[">"]) end
@@ -273,9 +292,9 @@ local function problem(m, opts)
   for i = 1, #dist do
     if dist[i] then reached = reached + 1 end
   end
-  if reached ~= w * h - count["#"] then
+  if reached ~= w * h - walls then
     for i = 1, #c do
-      if c[i] ~= "#" and not dist[i] then
+      if not blocked[c[i]] and not dist[i] then
         return ("%s at (%d,%d) is not reachable from @"):format(c[i], (i - 1) % w + 1, floor((i - 1) / w) + 1)
       end
     end
@@ -292,6 +311,9 @@ local function problem(m, opts)
   if STAIRS_FARTHEST[algorithm] then
     local floor_cells = { ["."] = true, ["$"] = true, ["!"] = true, [">"] = true }
     want = farthest(c, dist, function(i) return floor_cells[c[i]] end)
+  elseif STAIRS_FARTHEST_LAND[algorithm] then
+    local land = { ["."] = true, ['"'] = true, ["$"] = true, ["!"] = true, [">"] = true }
+    want = farthest(c, dist, function(i) return land[c[i]] end)
   elseif STAIRS_FARTHEST_ROOM_CELL[algorithm] then
     local room_cell = {}
     for _, r in ipairs(m.rooms) do
@@ -488,6 +510,7 @@ describe("every generator", function()
             assert.are.equal(text, map.render(map.generate(opts)), shown(opts) .. ": not deterministic")
             local v = json.decode(map.generate_json(opts))
             assert.are.same({ m.width, m.height, m.seed, m.algorithm }, { v.width, v.height, v.seed, v.algorithm })
+            assert.are.equal(m.blocked, v.blocked, shown(opts))
             for _, field in ipairs({ "rooms", "doors", "player", "stairs", "items" }) do
               assert.are.same(m[field], v[field], shown(opts) .. ": " .. field)
             end

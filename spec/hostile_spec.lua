@@ -143,6 +143,19 @@ describe("hostile options", function()
   end
 end)
 
+describe("hostile algorithm names", function()
+  it("describe names anything but an algorithm's name, reading nothing else", function()
+    local refused = "map.describe: algorithm must be " .. ALGORITHM_LIST .. ", got "
+    for _, case in ipairs(BAD_NUMBERS) do
+      if case[1] ~= nil then fails(refused .. case[2], map.describe, case[1]) end
+    end
+    fails(refused .. "table", map.describe, trap())
+    fails(refused .. 'string "CAVE"', map.describe, "CAVE")
+    fails(refused .. "string ", map.describe, "rooms\0")
+    fails("map.describe: expected at most 1 argument, got 2", map.describe, "rooms", nil)
+  end)
+end)
+
 describe("hostile options of every algorithm (from map.describe)", function()
   local FNS = { "generate", "generate_text", "generate_json" }
   -- Values of the wrong type for each kind of option, with how errors show them.
@@ -199,8 +212,19 @@ describe("hostile options of every algorithm (from map.describe)", function()
           for _, o in ipairs(map.describe(takers[1]).options) do
             if o.name == name then option = o end
           end
+          -- The value that asks for nothing (false, or 0 where the default
+          -- and least value are 0) is taken and changes nothing; any other is
+          -- refused, the default of an option with no such value included.
+          local nothing = option.default == false or option.default == 0 and option.min == 0
+            and not option.open_min
           local value = option.default
           if value == nil then value = option.min end
+          if nothing then
+            local plain = { width = 30, height = 12, seed = 3, algorithm = algorithm }
+            local given = { width = 30, height = 12, seed = 3, algorithm = algorithm, [name] = value }
+            for _, fn in ipairs(FNS) do assert.are.same(map[fn](plain), map[fn](given), name) end
+            value = support.option_value(option, support.other_value(option))
+          end
           local message = ("option %s applies only to algorithm%s %s"):format(name, #takers == 1 and "" or "s",
             word_list(quoted(takers)))
           for _, fn in ipairs(FNS) do
@@ -216,7 +240,7 @@ describe("hostile options of every algorithm (from map.describe)", function()
   it("reports the bytewise smallest unknown option name, whatever the table's order", function()
     local unknown = { "zeta", "alpha", "beta", "_x", "a b", "\255", "Zz", "Beta", "colour", "ROOMS" }
     local message = 'map.generate: unknown option "Beta" (options: width, height, seed, algorithm, '
-      .. table.concat(OPTION_NAMES, ", ") .. ", vaults, arrive, place)"
+      .. table.concat(OPTION_NAMES, ", ") .. ", vaults, arrive, place, rng)"
     for shift = 0, #unknown - 1 do
       for _, extra in ipairs({ {}, { seed = "bad", items = -1 }, { fill = 0.5, rooms = 3, doors = 1 } }) do
         local opts = {}
@@ -246,7 +270,11 @@ describe("maps that are not maps", function()
     { print, "map must be a table of rows, got function" },
     { {}, "map has no rows" },
     { trap(), "map has no rows" },
-    { { [1e9] = {} }, "row 1 must be a table, got nil" },
+    -- A map's length is its probe border (docs/hardening.md): no key past
+    -- it is read, and a map without a row 1 has no rows.
+    { { [1e9] = {} }, "map has no rows" },
+    { { nil, row }, "map has no rows" },
+    { { row, { "#", nil, "#" } }, "row 2 has 1 cells, row 1 has 2" },
     { { "##" }, "row 1 must be a table, got string" },
     { { { "#" }, "#" }, "row 2 must be a table, got string" },
     { { row, 5 }, "row 2 must be a table, got number" },
@@ -274,6 +302,8 @@ describe("maps that are not maps", function()
     -- step reads the cell's 3x3 window, which holds every bad cell here.
     { "step", function(m) return map.step(m, { { 0, 0 }, { 0, 0 } }, 1, 1) end },
     { "autotile", function(m) return map.autotile(m) end },
+    -- A light at (1,1) reaches every bad cell here.
+    { "light", function(m) return map.light(m, { { x = 1, y = 1, radius = 3 } }) end },
   }
   for _, reader in ipairs(readers) do
     local fn, call = reader[1], reader[2]
@@ -443,15 +473,183 @@ describe("the toolkit's own arguments", function()
   end)
 end)
 
-describe("a panic inside the module", function()
-  it("surfaces as a Lua error and the interpreter keeps running", function()
-    for _ = 1, 3 do
-      fails("map._panic_probe: internal error (please report): probe", map._panic_probe)
+describe("hostile noise, light and m.blocked", function()
+  local m = from_text("#####\n#...#\n#####") -- 5x3
+  local n = map.noise { seed = 1 }
+
+  it("map.noise names a bad setting, reading the options raw", function()
+    local cases = {
+      { { kind = "wavelet" }, 'kind must be "simplex" or "perlin", got string "wavelet"' },
+      { { kind = 1 }, 'kind must be "simplex" or "perlin", got 1' },
+      { { octaves = 0 }, "octaves must be an integer from 1 to 16, got 0" },
+      { { octaves = 17 }, "octaves must be an integer from 1 to 16, got 17" },
+      { { octaves = 1.5 }, "octaves must be an integer from 1 to 16, got 1.5" },
+      { { octaves = "4" }, 'octaves must be an integer from 1 to 16, got string "4"' },
+      { { frequency = 0 }, "frequency must be a number in (0, 1048576], got 0" },
+      { { frequency = -1 }, "frequency must be a number in (0, 1048576], got -1" },
+      { { frequency = 0 / 0 }, "frequency must be a number in (0, 1048576], got nan" },
+      { { frequency = 1 / 0 }, "frequency must be a number in (0, 1048576], got inf" },
+      { { frequency = 2 ^ 21 }, "frequency must be a number in (0, 1048576], got 2097152" },
+      { { persistence = -0.1 }, "persistence must be a number in [0, 1], got -0.1" },
+      { { persistence = 1.5 }, "persistence must be a number in [0, 1], got 1.5" },
+      { { persistence = true }, "persistence must be a number in [0, 1], got boolean" },
+      { { lacunarity = 0.5 }, "lacunarity must be a number in [1, 16], got 0.5" },
+      { { lacunarity = 17 }, "lacunarity must be a number in [1, 16], got 17" },
+      { { seed = 0.5 }, "seed must be an integer with |seed| <= 2^53, got 0.5" },
+      { { seed = 2 ^ 53 + 2 }, "seed must be an integer with |seed| <= 2^53, got 9007199254740994" },
+      { { seed = "1" }, 'seed must be an integer with |seed| <= 2^53, got string "1"' },
+      { { colour = 1 }, 'unknown option "colour" (options: frequency, kind, lacunarity, octaves, persistence, seed)' },
+      { { [1] = 5 }, "unknown option 1 (options: frequency, kind, lacunarity, octaves, persistence, seed)" },
+    }
+    for _, case in ipairs(cases) do fails("map.noise: " .. case[2], map.noise, case[1]) end
+    fails("map.noise: options must be a table, got number", map.noise, 5)
+    fails("map.noise: options must be a table, got string", map.noise, "simplex")
+    fails("map.noise: expected at most 1 argument, got 2", map.noise, {}, {})
+    assert.are.equal("simplex", map.noise(trap()).kind)
+    local given = map.noise { seed = 3, octaves = 16, frequency = 2 ^ 20, persistence = 0, lacunarity = 16 }
+    assert.is_true(given:get(1, 1) >= -1 and given:get(1, 1) <= 1)
+  end)
+
+  it("noise:get and noise:grid name a bad point, size or origin", function()
+    local V = " must be a number with |v| <= 2^53, got "
+    local bad = { { nil, "nil" }, { true, "boolean" }, { "1", 'string "1"' }, { 0 / 0, "nan" }, { 1 / 0, "inf" },
+      { -1 / 0, "-inf" }, { 2 ^ 53 + 2, "9007199254740994" }, { mininteger, "-9223372036854775808" },
+      { print, "function" } }
+    for _, case in ipairs(bad) do
+      fails("noise:get: x" .. V .. case[2], n.get, n, case[1], 1)
+      fails("noise:get: y" .. V .. case[2], n.get, n, 1, case[1])
+      fails("noise:get: point.y" .. V .. case[2], n.get, n, { x = 1, y = case[1] })
+      fails("noise:grid: x0" .. V .. case[2], n.grid, n, 2, 2, case[1], 1)
+      fails("noise:grid: origin.x" .. V .. case[2], n.grid, n, 2, 2, { x = case[1], y = 1 })
+      if case[1] ~= nil then fails("noise:grid: y0" .. V .. case[2], n.grid, n, 2, 2, 1, case[1]) end
     end
-    local ok, err = pcall(map._panic_probe)
-    assert.is_false(ok)
-    assert.are.equal("string", type(err))
-    assert.are.equal(map.render(map.generate(60, 20, 1)), map.generate_text(60, 20, 1))
+    fails("noise:get: point.x" .. V .. "nil", n.get, n, trap())
+    fails("noise:get: expected at most 3 arguments, got 4", n.get, n, 1, 1, 1)
+    fails("noise:get: expected at most 2 arguments, got 3", n.get, n, { x = 1, y = 1 }, 1)
+    for _, case in ipairs(BAD_NUMBERS) do
+      local value, shown = case[1], case[2]
+      fails("noise:grid: width must be an integer >= 1, got " .. shown, n.grid, n, value, 2)
+      fails("noise:grid: height must be an integer >= 1, got " .. shown, n.grid, n, 2, value)
+    end
+    fails("noise:grid: width*height must be at most 4000000 cells, got 2000x2001", n.grid, n, 2000, 2001)
+    fails("noise:grid: expected at most 5 arguments, got 6", n.grid, n, 2, 2, 1, 1, 1)
+    fails("noise:grid: expected at most 4 arguments, got 5", n.grid, n, 2, 2, { x = 1, y = 1 }, 1)
+    fails("noise:get: self must be a noise, got nil", n.get, nil, 1, 1)
+    fails("noise:grid: self must be a noise, got table", n.grid, {}, 1, 1)
+    -- At the bounds an integral origin is added to as an integer, on both
+    -- interpreters (where a double would round 2^53 + 1 - 1 to 2^53 - 1).
+    assert.are.equal(n:get(2 ^ 53, -2 ^ 53), n:grid(1, 1, 2 ^ 53, -2 ^ 53)[1][1])
+  end)
+
+  it("light names a bad light, option or reach, reading them raw", function()
+    local L = function(t)
+      local l = { x = 2, y = 2, radius = 2 }
+      for k, v in pairs(t) do l[k] = v end
+      return l
+    end
+    local cases = {
+      { 5, "lights must be an array of lights {x=, y=, radius=}, got number" },
+      { nil, "lights must be an array of lights {x=, y=, radius=}, got nil" },
+      { { 5 }, "lights[1] must be a light {x=, y=, radius=}, got number" },
+      { { L {}, "lamp" }, "lights[2] must be a light {x=, y=, radius=}, got string" },
+      { { L { x = 0 } }, "lights[1].x must be an integer from 1 to 5, got 0" },
+      { { L { y = 4 } }, "lights[1].y must be an integer from 1 to 3, got 4" },
+      { { L { x = 1.5 } }, "lights[1].x must be an integer from 1 to 5, got 1.5" },
+      { { L { radius = -1 } }, "lights[1].radius must be an integer >= 0, got -1" },
+      { { { x = 2, y = 2 } }, "lights[1].radius must be an integer >= 0, got nil" },
+      { { L { radius = 0.5 } }, "lights[1].radius must be an integer >= 0, got 0.5" },
+      { { L { radius = 0 / 0 } }, "lights[1].radius must be an integer >= 0, got nan" },
+      { { L { intensity = -1 } }, "lights[1].intensity must be a finite number >= 0, got -1" },
+      { { L { intensity = 0 / 0 } }, "lights[1].intensity must be a finite number >= 0, got nan" },
+      { { L { intensity = 1 / 0 } }, "lights[1].intensity must be a finite number >= 0, got inf" },
+      { { L { intensity = "1" } }, 'lights[1].intensity must be a finite number >= 0, got string "1"' },
+      { { L { color = 5 } }, "lights[1].color must be a colour {r, g, b} or {r=, g=, b=}, got number" },
+      { { L { color = {} } }, "lights[1].color[1] must be a number from 0 to 1, got nil" },
+      { { L { color = { 1, 0.5 } } }, "lights[1].color[3] must be a number from 0 to 1, got nil" },
+      { { L { color = { 1, 2, 0 } } }, "lights[1].color[2] must be a number from 0 to 1, got 2" },
+      { { L { color = { 1, 0 / 0, 0 } } }, "lights[1].color[2] must be a number from 0 to 1, got nan" },
+      { { L { color = { r = 1, b = 0 } } }, "lights[1].color.g must be a number from 0 to 1, got nil" },
+      { { L { color = { r = -0.5, g = 0, b = 0 } } }, "lights[1].color.r must be a number from 0 to 1, got -0.5" },
+      { { L { color = trap() } }, "lights[1].color[1] must be a number from 0 to 1, got nil" },
+      { { trap() }, "lights[1].x must be an integer from 1 to 5, got nil" },
+    }
+    for _, case in ipairs(cases) do fails("map.light: " .. case[2], map.light, m, case[1]) end
+    local options = {
+      { { opaque = 5 }, "opaque must be a string of characters, got 5" },
+      { { ambient = -0.1 }, "ambient must be a number from 0 to 1 or a colour {r, g, b}, got -0.1" },
+      { { ambient = 2 }, "ambient must be a number from 0 to 1 or a colour {r, g, b}, got 2" },
+      { { ambient = "dim" }, 'ambient must be a number from 0 to 1 or a colour {r, g, b}, got string "dim"' },
+      { { ambient = { 1, 1, 2 } }, "ambient[3] must be a number from 0 to 1, got 2" },
+      { { ambient = { r = 0.5 } }, "ambient.g must be a number from 0 to 1, got nil" },
+      { { radius = 3 }, 'unknown option "radius" (options: ambient, opaque)' },
+    }
+    for _, case in ipairs(options) do fails("map.light: " .. case[2], map.light, m, {}, case[1]) end
+    fails("map.light: options must be a table, got string", map.light, m, {}, "#")
+    fails("map.light: expected at most 3 arguments, got 4", map.light, m, {}, {}, 1)
+    -- The reach: the squares within the lights' radii, clipped, and 64 a
+    -- light, at most 17 x MAX_CELLS cells in all: 16 lights over the whole map.
+    local row = {}
+    for x = 1, 2000 do row[x] = "." end
+    local big = {}
+    for y = 1, 2000 do big[y] = row end
+    local lights = {}
+    for i = 1, 17 do lights[i] = { x = i, y = 1, radius = 1e6 } end
+    fails("map.light: lights reach 68001088 cells in all (the squares within their radii, and 64 a light), at most "
+      .. "68000000", map.light, big, lights)
+    lights[17] = nil
+    assert.are.equal(1, map.light(big, lights)[1][1])
+    local lvl = map.level(m)
+    fails("level:light: lights[1].x must be an integer from 1 to 5, got 6", lvl.light, lvl, { L { x = 6 } })
+    fails("level:light: self must be a level, got noise", lvl.light, n, {})
+  end)
+
+  it("every walking function names a bad m.blocked, and takes a good one", function()
+    local bad = from_text("@.>")
+    bad.blocked = 5
+    local M = "m.blocked must be a string of characters, got number"
+    local P = { x = 1, y = 1 }
+    fails("map.reachable: " .. M, map.reachable, bad)
+    fails("map.distances: " .. M, map.distances, bad, P)
+    fails("map.flee: " .. M, map.flee, bad, P)
+    fails("map.path: " .. M, map.path, bad, 1, 1, 3, 1)
+    fails("map.step: " .. M, map.step, bad, { { 1, 0, 1 } }, 1, 1)
+    fails("map.explore: " .. M, map.explore, bad, {}, 1, 1)
+    fails("map.sample: " .. M, map.sample, bad, 1)
+    fails("map.level: " .. M, map.level, bad)
+    bad.blocked = { "#" }
+    fails("map.distances: m.blocked must be a string of characters, got table", map.distances, bad, P)
+    bad.blocked = "~"
+    assert.is_true(map.reachable(bad))
+    bad[1][2] = "~"
+    assert.are.same({ false, "not reachable from @ at (1,1): > at (3,1)" }, { map.reachable(bad) })
+    -- Cells of the table with raising metamethods are not consulted.
+    local trapped = setmetatable(from_text("@.>"), getmetatable(trap()))
+    assert.is_true(map.reachable(trapped))
+  end)
+end)
+
+describe("a panic inside the module", function()
+  -- Only the probe modules (`make probe`, cargo feature probe) export
+  -- map._panic_probe, which panics on purpose; one runs in a child of the
+  -- interpreter that runs this spec.
+  local CHILD = [[
+local map = require "map"
+for _ = 1, 3 do
+  local ok, err = pcall(map._panic_probe)
+  print(ok, type(err), err)
+end
+print(map.render(map.generate(60, 20, 1)) == map.generate_text(60, 20, 1))
+]]
+
+  it("is not in the normal build", function()
+    assert.is_nil(map._panic_probe)
+    assert.is_nil(map._reads)
+  end)
+
+  it("surfaces as a string error, prints nothing, and the interpreter keeps running", function()
+    local out, err, code = support.run_with_probe(CHILD)
+    local raised = "false\tstring\tmap._panic_probe: internal error (please report): probe\n"
+    assert.are.same({ raised:rep(3) .. "true\n", "", 0 }, { out, err, code })
   end)
 end)
 
@@ -502,6 +700,8 @@ describe("a finalizer storm", function()
   -- What a call reads, made afresh each round.
   local function arguments()
     local m = from_text("....\n.#..\n....")
+    local scheduler, actors = map.scheduler(), { {}, "two", 3 }
+    for i, actor in ipairs(actors) do scheduler:add(actor, i) end
     return {
       m = m,
       options = { cost = { ["."] = 2 }, blocked = "#", diagonal = true },
@@ -514,6 +714,35 @@ describe("a finalizer storm", function()
       text = "....\n.#..\n....",
       design = { width = 30, height = 14, seed = 1, arrive = { x = 3, y = 3 },
         vaults = { { rows = { "#+#", "+.+", "#+#" }, count = 2 } }, place = { { char = "M", count = 2 } } },
+      lvl = map.level(m),
+      movers = { { x = 1, y = 1 }, { x = 4, y = 3 } },
+      saved = map.level(m):save(),
+      -- The toolbox's: a source, arrays it reads, a scheduler and its
+      -- saved state with the actors, examples to learn names from.
+      r = map.rng(1),
+      array = { "a", "b", "c", "d" },
+      weights = { 1, 2, 0, 3 },
+      filled = { 1, 2 },
+      seeded = { width = 20, height = 10, algorithm = "cave", rng = map.rng(2) },
+      sampled = { rng = map.rng(3), from = { x = 1, y = 1 } },
+      s = scheduler,
+      actor = { "hero" },
+      actors = actors,
+      scheduled = scheduler:state(),
+      examples = { "Aerandir", "Amroth", "Aranwe", "Beleg", "Celeborn", "Cirdan", "Daeron", "Earwen" },
+      names_options = { order = 2, min = 3 },
+      g = map.names({ "Aerandir", "Amroth", "Aranwe", "Beleg", "Celeborn", "Cirdan", "Daeron", "Earwen" }),
+      noise = { seed = 1, kind = "perlin", octaves = 3, frequency = 0.1 },
+      source = map.noise { seed = 2, octaves = 2 },
+      lights = { { x = 2, y = 2, radius = 3, color = { 1, 0.5, 0 } }, { x = 4, y = 3, radius = 2, intensity = 0.5 } },
+      light = { ambient = { 0.1, 0.1, 0.2 }, opaque = "#" },
+      world = { width = 30, height = 14, seed = 1, algorithm = "overworld", water = 0.4,
+        place = { { char = "M", count = 2, min = 3 } } },
+      walled = (function()
+        local w = from_text("@.~.\n.#~>\n..=.")
+        w.blocked = "#~"
+        return w
+      end)(),
     }
   end
 
@@ -540,6 +769,63 @@ describe("a finalizer storm", function()
     visible = function(a) return map.visible(a.m, a.sources[1], 4, 3) end,
     parse = function(a) return map.parse(a.text) end,
     autotile = function(a) return map.autotile(a.m, { chars = "#.", mode = "8" }) end,
+    level = function(a) return map.level(a.m, { things = "." }) end,
+    level_text = function(a) return map.level(a.text) end,
+    level_generated = function(a) return map.level(a.design) end,
+    load = function(a) return map.load(a.saved) end,
+    field = function() return map.field(30, 20) end,
+    -- The methods: every one of map.METHODS, on the level and its fields.
+    level_get = function(a) return a.lvl:get(a.sources[1]), a.lvl:set(2, 2, "+") end,
+    level_occupy = function(a) return a.lvl:occupy(a.sources[1]), a.lvl:vacate(1, 1), a.lvl:occupied(1, 1) end,
+    level_tables = function(a) return a.lvl:things(), a.lvl:table(), a.lvl:render(), a.lvl:save(), a.lvl:field() end,
+    level_fov = function(a) return a.lvl:fov(2, 2, 3, { into = a.lvl:field() }), a.lvl:visible(1, 1, 4, 3) end,
+    level_searches = function(a)
+      return a.lvl:distances(a.sources, a.limits), a.lvl:flee(a.sources, a.options),
+        a.lvl:path(1, 1, 4, 3, a.limits)
+    end,
+    level_steps = function(a)
+      local d = a.lvl:distances(a.sources[1])
+      local options = { occupied = true, avoid = a.limits.avoid }
+      return a.lvl:step(d, a.sources[2], a.limits), a.lvl:steps(d, a.movers, options),
+        a.lvl:can_step(1, 1, 1, 0, { occupied = true })
+    end,
+    level_rest = function(a)
+      return a.lvl:explore(a.known, 1, 1, a.options), a.lvl:sample(2, { seed = 1, occupied = true }),
+        a.lvl:reachable(), a.lvl:autotile({ mode = "4" })
+    end,
+    field_methods = function(a)
+      local f = a.lvl:distances(a.sources[1])
+      return f:get(1, 1), f:table(), f:save()
+    end,
+    -- The toolbox: map.rng, map.scheduler, map.names and every method.
+    rng = function(a) return map.rng(1), map.rng(a.r:state()) end,
+    rng_draws = function(a)
+      local r = a.r
+      return r:random(), r:random(6), r:random(-2, 2), r:normal(1, 2), r:dice("3d6+2"), r:state(), r:clone()
+    end,
+    rng_arrays = function(a)
+      local r = a.r
+      return r:pick(a.array), r:weighted(a.weights), r:shuffle(a.array), r:fill(a.filled, 50, 6), r:fill(a.filled, 9)
+    end,
+    rng_seeds = function(a) return map.generate(a.seeded), map.sample(a.m, 2, a.sampled) end,
+    scheduler = function(a) return map.scheduler(), map.scheduler(a.scheduled, a.actors) end,
+    scheduler_methods = function(a)
+      local s = a.s
+      s:add(a.actor, 2)
+      s:delay(a.actor, 0.5)
+      return s:next(), s:next(), s:time(), #s, s:state(), s:actors(), s:remove(a.actor), s:remove(a.actors[2])
+    end,
+    names = function(a) return map.names(a.examples, a.names_options) end,
+    names_methods = function(a) return a.g:name(a.r), a.g:name(7), a.g:name() end,
+    noise = function(a) return map.noise(a.noise) end,
+    noise_methods = function(a) return a.source:get(a.sources[1]), a.source:grid(20, 10, a.sources[2]) end,
+    light = function(a) return map.light(a.m, a.lights, a.light) end,
+    level_light = function(a) return a.lvl:light(a.lights, a.light) end,
+    overworld = function(a) return map.generate(a.world), map.level(a.world) end,
+    walled = function(a)
+      return map.reachable(a.walled), map.distances(a.walled, a.sources[1]), map.path(a.walled, 1, 1, 4, 2),
+        map.flee(a.walled, a.sources[1]), map.explore(a.walled, a.known, 1, 1), map.level(a.walled):reachable()
+    end,
   }
 
   local CHANGES = {
@@ -560,6 +846,27 @@ describe("a finalizer storm", function()
       a.design.vaults[1].rows[2] = 5
       a.design.place[1].char = {}
       a.design.arrive.x = "far"
+      a.movers[1] = "gone"
+      a.movers[2].x = {}
+      a.saved = 7
+      a.array[2], a.array[5] = nil, "e"
+      a.weights[1], a.weights[4] = -1, nil
+      a.filled[1] = nil
+      a.seeded.rng, a.sampled.rng = "gone", 5
+      a.actors[1], a.actors[3] = nil, 0 / 0
+      a.scheduled = {}
+      a.examples[2], a.examples[9] = 5, "Ecthelion"
+      a.names_options.order = "high"
+      a.noise.octaves = "many"
+      a.noise.kind = {}
+      a.lights[1].x = "far"
+      a.lights[1].color[2] = {}
+      a.lights[2] = 5
+      a.light.ambient = "dark"
+      a.world.water = "deep"
+      a.world.place[1] = 5
+      a.walled.blocked = {}
+      a.walled[2] = nil
     end,
     raise = function() error("raised by a finalizer") end,
   }
@@ -680,8 +987,9 @@ describe("the turn functions' own arguments", function()
       { { avoid = { 5 } }, "avoid[1] must be a position {x=, y=}, got number" },
       { { avoid = { P, { x = 0, y = 1 } } }, "avoid[2].x must be an integer from 1 to 5, got 0" },
       { { avoid = { x = 2 } }, "avoid.y must be an integer from 1 to 3, got nil" },
-      { { avoid = { P, nil, P } }, "avoid[2] must be a position {x=, y=}, got nil" },
-      { { avoid = { [2] = P } }, "avoid[1] must be a position {x=, y=}, got nil" },
+      -- An array's length is its probe border: { P, nil, P } is one entry
+      -- long, { [2] = P } none; a nil before the border is named.
+      { { avoid = { P, P, nil, P } }, "avoid[3] must be a position {x=, y=}, got nil" },
       { { known = 5 }, "known must be a table of rows, got number" },
       { { known = "x" }, "known must be a table of rows, got string" },
       { { known = { 5 } }, "known[1] must be a table or nil, got number" },
@@ -701,6 +1009,10 @@ describe("the turn functions' own arguments", function()
         fails("map.flee: " .. case[2], map.flee, m, P, case[1])
       end
     end
+    -- { [2] = P } is an empty avoid, { P, nil, P } avoids P alone.
+    assert.are.same(map.distances(m, P), map.distances(m, P, { avoid = { [2] = P } }))
+    assert.are.same(map.distances(m, P, { avoid = { x = 3, y = 2 } }),
+      map.distances(m, P, { avoid = { { x = 3, y = 2 }, nil, P } }))
     -- Traps are read raw: an empty avoid, an empty known (nothing known).
     assert.is_table(map.distances(m, P, { avoid = trap(), known = trap() }))
     assert.are.equal(0, map.distances(m, P, { known = trap() })[2][2])
@@ -708,7 +1020,7 @@ describe("the turn functions' own arguments", function()
   end)
 
   it("distances and flee name a bad start value", function()
-    local V = "must be an integer with |value| <= 2^53, got "
+    local V = "must be an integer with |value| <= 2^52, got "
     local bad = { { 1.5, "1.5" }, { "1", 'string "1"' }, { true, "boolean" }, { {}, "table" }, { 0 / 0, "nan" },
       { 2 ^ 53 + 2, "9007199254740994" }, { -2 ^ 54, "-18014398509481984" }, { 1 / 0, "inf" } }
     for _, case in ipairs(bad) do
@@ -718,7 +1030,12 @@ describe("the turn functions' own arguments", function()
           { P, { x = 3, y = 2, value = case[1] } })
       end
     end
-    fails("map.distances: sources[2] must be a position {x=, y=}, got nil", map.distances, m, { P, nil, P })
+    fails("map.distances: sources[3] must be a position {x=, y=}, got nil", map.distances, m, { P, P, nil, P })
+    -- An array's length is its probe border: { P, nil, P } is one position
+    -- long, { [2] = P } empty.
+    assert.are.same(map.distances(m, P), map.distances(m, { P, nil, P }))
+    fails("map.distances: sources must be a position {x=, y=} or a non-empty array of them, got an empty table",
+      map.distances, m, { [2] = P })
   end)
 
   it("flee names a bad factor", function()
@@ -770,7 +1087,7 @@ describe("the turn functions' own arguments", function()
       { { blocked = "#" }, "blocked needs from" }, { { diagonal = true }, "diagonal needs from" },
       { { from = P, opaque = "#" }, "opaque needs hidden = true" },
       { { colour = 1 }, 'unknown option "colour" (options: blocked, chars, diagonal, from, hidden, max, min, opaque, '
-        .. "seed)" },
+        .. "rng, seed)" },
     }
     for _, case in ipairs(cases) do fails("map.sample: " .. case[2], map.sample, m, 1, case[1]) end
     fails("map.sample: count is 4 but only 3 cells can be drawn", map.sample, m, 4)
@@ -941,5 +1258,287 @@ describe("hostile vaults, arrive and place", function()
     assert.is_true(#m.vaults >= 10)
     assert.are.equal(10000, #m.placed)
     assert.is_true(map.reachable(m))
+  end)
+end)
+
+describe("hostile levels and fields", function()
+  local m = map.generate { width = 20, height = 10, seed = 1 }
+  local lvl = map.level(m)
+  local d = lvl:distances(m.player)
+  local seen = lvl:fov(2, 2)
+
+  it("map.level, map.load and map.field name what is wrong", function()
+    fails("map.level: width must be an integer >= 6, got nil", map.level)
+    fails("map.level: things must be a string of characters, got 1", map.level, m, { things = 1 })
+    fails('map.level: unknown option "x" (options: things)', map.level, m, { x = 1 })
+    fails("map.level: expected at most 2 arguments, got 3", map.level, m, {}, 3)
+    fails("map.level: row 2 has 1 cells, row 1 has 2", map.level, "ab\nc")
+    fails("map.level: things must be a string of characters, got 5", map.level,
+      { width = 10, height = 10, things = 5 })
+    fails({ 'map.level: unknown option "thngs"', ", place, rng, things)" }, map.level,
+      { width = 10, height = 10, thngs = 5 })
+    fails("map.load: s must be a string, got nil", map.load)
+    fails("map.load: not a saved level or field (no MAPLEVEL or MAPFIELD header)", map.load, "")
+    fails("map.load: expected at most 1 argument, got 2", map.load, "x", 1)
+    fails("map.field: width must be an integer >= 1, got 0", map.field, 0, 5)
+    fails("map.field: width*height must be at most 4000000 cells, got 5000x5000", map.field, 5000, 5000)
+    fails("map.field: width must be an integer >= 1, got 1.5", map.field, 1.5, 2)
+  end)
+
+  it("a level's methods name a bad self, cell, character or option", function()
+    fails("level:get: self must be a level, got nil", lvl.get, nil, 1, 1)
+    fails("level:get: self must be a level, got field", lvl.get, d, 1, 1)
+    fails("level:get: x must be an integer from 1 to 20, got nil", lvl.get, lvl)
+    fails("level:get: x must be an integer from 1 to 20, got 1.5", lvl.get, lvl, 1.5, 1)
+    fails("level:get: expected at most 3 arguments, got 4", lvl.get, lvl, 1, 1, 1)
+    fails("level:get: cell.x must be an integer from 1 to 20, got 0", lvl.get, lvl, { x = 0, y = 1 })
+    fails("level:set: ch must be a one-character string, got nil", lvl.set, lvl, 1, 1)
+    fails("level:set: ch must be a one-character string, got 5", lvl.set, lvl, 1, 1, 5)
+    fails("level:set: expected at most 4 arguments, got 5", lvl.set, lvl, 1, 1, "#", 1)
+    fails("level:occupy: x must be an integer from 1 to 20, got 21", lvl.occupy, lvl, 21, 1)
+    fails("level:vacate: y must be an integer from 1 to 10, got 0", lvl.vacate, lvl, 1, 0)
+    fails('level:occupied: x must be an integer from 1 to 20, got string "a"', lvl.occupied, lvl, "a", 1)
+    for _, name in ipairs({ "things", "table", "render", "save", "field", "reachable" }) do
+      fails("level:" .. name .. ": expected at most 1 argument, got 2", lvl[name], lvl, 1)
+    end
+    fails("level:fov: into must be a memory (map.field or level:field()), got number",
+      lvl.fov, lvl, 2, 2, 3, { into = 5 })
+    fails('level:fov: unknown option "colour" (options: into, opaque)', lvl.fov, lvl, 2, 2, 3, { colour = 1 })
+    fails("level:steps: movers must be an array of positions {x=, y=}, got nil", lvl.steps, lvl, d)
+    fails("level:steps: movers[1] must be a position {x=, y=}, got number", lvl.steps, lvl, d, { 5 })
+    fails("level:steps: movers[1].x must be an integer from 1 to 20, got 99", lvl.steps, lvl, d, { { x = 99, y = 1 } })
+    fails("level:steps: d must be a field of values (distances, flee), got a field of flags", lvl.steps, lvl, seen, {})
+    fails("level:steps: d is a field of 3x3, the level is 20x10", lvl.steps, lvl,
+      map.level(map.new_map(3, 3)):distances({ x = 1, y = 1 }), {})
+    fails("level:steps: d must be a table of rows or a field, got number", lvl.steps, lvl, 3, {})
+    fails('level:steps: unknown option "max" (options: avoid, blocked, diagonal, known, occupied)', lvl.steps, lvl,
+      d, {}, { max = 3 })
+    fails("level:can_step: dx must be an integer from -1 to 1, got 2", lvl.can_step, lvl, 2, 2, 2, 0)
+    fails("level:can_step: dy must be an integer from -1 to 1, got nil", lvl.can_step, lvl, 2, 2, 1)
+    fails('level:can_step: unknown option "avoid" (options: blocked, diagonal, occupied)', lvl.can_step, lvl, 2, 2, 1,
+      0, { avoid = {} })
+    fails("level:step: d must be a field of values (distances, flee), got a field of flags", lvl.step, lvl, seen, 2, 2)
+    fails("level:explore: known must be a field of flags (fov, a memory), got a field of values", lvl.explore, lvl, d,
+      2, 2)
+    fails("level:distances: known is a field of 3x3, the level is 20x10", lvl.distances, lvl, m.player,
+      { known = map.field(3, 3) })
+    fails('level:sample: occupied must be a boolean, got string "yes"', lvl.sample, lvl, 1, { occupied = "yes" })
+    for _, name in ipairs({ "flee", "path", "visible", "autotile" }) do
+      fails("level:" .. name .. ": self must be a level, got number", lvl[name], 1)
+    end
+  end)
+
+  it("a field's methods name a bad self or cell", function()
+    fails("field:get: self must be a field, got number", d.get, 5, 1, 1)
+    fails("field:get: self must be a field, got level", d.get, lvl, 1, 1)
+    fails("field:get: x must be an integer from 1 to 20, got nil", d.get, d)
+    fails("field:get: y must be an integer from 1 to 10, got 11", d.get, d, 1, 11)
+    fails("field:table: expected at most 1 argument, got 2", d.table, d, 1)
+    fails("field:save: expected at most 1 argument, got 2", d.save, d, 1)
+  end)
+
+  it("refuses a stolen metatable: a value given the level's by the debug library is not a level", function()
+    local stolen = io.tmpfile()
+    local own = debug.getmetatable(stolen)
+    debug.setmetatable(stolen, debug.getmetatable(lvl))
+    fails("level:get: self must be a level, got userdata", lvl.get, stolen, 1, 1)
+    fails("level:get: self must be a level, got userdata", lvl.get, newproxy and newproxy(true) or stolen, 1, 1)
+    debug.setmetatable(stolen, own)
+    stolen:close()
+  end)
+
+  it("refuses a level used from a finalizer after its own ran (resurrected), with a message", function()
+    local got
+    do
+      local holder = {}
+      local function later()
+        got = { pcall(holder.lvl.get, holder.lvl, 1, 1) }
+        got[3] = tostring(holder.lvl)
+      end
+      -- Made first, finalized last: the level's own finalizer has run.
+      holder.proxy = support.finalizer(later)
+      holder.lvl = map.level { width = 10, height = 10, seed = 1 }
+    end
+    collectgarbage()
+    collectgarbage()
+    assert.are.same({ false, "level:get: the level was freed by the collector (used from a finalizer)",
+      "map.level: freed" }, got)
+  end)
+
+  it("every method and property of a level and a field is named in map.METHODS", function()
+    for kind, object in pairs({ level = lvl, field = d }) do
+      assert.is_true(#map.METHODS[kind] >= 3)
+      for _, name in ipairs(map.METHODS[kind]) do assert.are.equal("function", type(object[name]), name) end
+    end
+  end)
+end)
+
+describe("hostile toolbox: map.rng, map.scheduler, map.names", function()
+  local r = map.rng(1)
+  local lvl = map.level { width = 20, height = 10, seed = 1 }
+
+  it("map.rng names a bad seed or state", function()
+    for _, seed in ipairs({ 0.5, 0 / 0, 1 / 0, -1 / 0, 2 ^ 53 + 2, -2 ^ 53 - 2, 2 ^ 63, mininteger }) do
+      fails("map.rng: seed must be an integer with |seed| <= 2^53, got ", map.rng, seed)
+    end
+    for _, value in ipairs({ true, {}, print, io.stdout, coroutine.create(print) }) do
+      fails("map.rng: expected a seed (an integer with |seed| <= 2^53) or a state (rng:state()), got " .. type(value),
+        map.rng, value)
+    end
+    fails("map.rng: state is not a saved rng (no maprng1: prefix)", map.rng, "42")
+    fails("map.rng: state is not a saved rng (a version this module does not read)", map.rng, "maprng9:00")
+    fails("map.rng: state is not a saved rng (79 bytes, not 80)", map.rng, r:state():sub(1, -2))
+    fails("map.rng: expected at most 1 argument, got 2", map.rng, 1, 2)
+  end)
+
+  it("a source's methods name a bad self and bad arguments as math.random does, reading arrays raw", function()
+    fails("rng:random: self must be an rng, got nil", r.random)
+    fails("rng:random: self must be an rng, got level", r.random, lvl, 6)
+    fails("rng:state: self must be an rng, got table", r.state, {})
+    fails("rng:random: interval is empty (n = 0)", r.random, r, 0)
+    fails("rng:random: interval is empty (n = -1)", r.random, r, -1)
+    fails("rng:random: interval is empty (m = 5 > n = 3)", r.random, r, 5, 3)
+    for _, case in ipairs({ { 0 / 0, "nan" }, { 1 / 0, "inf" }, { 2.5, "2.5" }, { 2 ^ 53 + 2, "9007199254740994" },
+      { mininteger, "-9223372036854775808" }, { "6", 'string "6"' }, { {}, "table" }, { nil, "nil" } }) do
+      fails("rng:random: n must be an integer with |n| <= 2^53, got " .. case[2], r.random, r, case[1])
+      fails("rng:random: m must be an integer with |m| <= 2^53, got " .. case[2], r.random, r, case[1], 6)
+      fails("rng:random: n must be an integer with |n| <= 2^53, got " .. case[2], r.random, r, 1, case[1])
+    end
+    fails("rng:random: expected at most 3 arguments, got 4", r.random, r, 1, 2, 3)
+    fails("rng:normal: mean must be a finite number, got nan", r.normal, r, 0 / 0)
+    fails("rng:normal: mean must be a finite number, got string", r.normal, r, "1")
+    fails("rng:normal: sd must be a finite number, got inf", r.normal, r, 0, 1 / 0)
+    fails("rng:normal: sd must be a finite number >= 0, got -1", r.normal, r, 0, -1)
+    fails('rng:dice: dice must be a string like "3d6+2", got nil', r.dice, r)
+    fails('rng:dice: dice must be a string like "3d6+2", got number', r.dice, r, 6)
+    fails('rng:dice: "3x6" is not dice (no d): NdS, NdS+K or NdS-K, like "3d6+2" or "d%"', r.dice, r, "3x6")
+    fails('rng:dice: "3d6+" is not dice (no number after the sign)', r.dice, r, "3d6+")
+    fails('rng:dice: "0d6": the number of dice must be from 1 to 1000, got 0', r.dice, r, "0d6")
+    fails('rng:dice: "1001d6": the number of dice must be from 1 to 1000, got 1001', r.dice, r, "1001d6")
+    fails('rng:dice: "1d0": the sides must be from 1 to 2147483647, got 0', r.dice, r, "1d0")
+    fails('rng:dice: "99999999999d6" is not dice (a number too long)', r.dice, r, "99999999999d6")
+    fails("rng:pick: array must be an array (a table), got nil", r.pick, r)
+    fails("rng:pick: array is empty: nothing to pick", r.pick, r, {})
+    fails("rng:pick: array is empty: nothing to pick", r.pick, r, trap())
+    fails("rng:weighted: weights must be an array (a table), got number", r.weighted, r, 1)
+    fails("rng:weighted: weights is empty: nothing to draw", r.weighted, r, {})
+    fails("rng:weighted: weights are all zero: nothing to draw", r.weighted, r, { 0, 0, 0 })
+    fails("rng:weighted: weights[2] must be a finite number >= 0, got -1", r.weighted, r, { 1, -1 })
+    fails("rng:weighted: weights[1] must be a finite number >= 0, got nan", r.weighted, r, { 0 / 0 })
+    fails("rng:weighted: weights[1] must be a finite number >= 0, got inf", r.weighted, r, { 1 / 0 })
+    fails('rng:weighted: weights[1] must be a finite number >= 0, got string "1"', r.weighted, r, { "1" })
+    fails("rng:weighted: weights[3] must be a finite number >= 0, got nil", r.weighted, r, { 1, 2, nil, 4 })
+    fails("rng:shuffle: array must be an array (a table), got string", r.shuffle, r, "abc")
+    fails("rng:shuffle: array[3] is nil: shuffle takes an array without holes", r.shuffle, r, { 1, 2, nil, 4 })
+    fails("rng:fill: t must be a table, got nil", r.fill, r)
+    fails("rng:fill: count must be an integer from 0 to 16777216, got -1", r.fill, r, {}, -1)
+    fails("rng:fill: count must be an integer from 0 to 16777216, got 16777217", r.fill, r, {}, 2 ^ 24 + 1)
+    fails("rng:fill: count must be an integer from 0 to 16777216, got nan", r.fill, r, {}, 0 / 0)
+    fails("rng:fill: interval is empty (n = 0)", r.fill, r, {}, 3, 0)
+    fails("rng:fill: m must be an integer with |m| <= 2^53, got 0.5", r.fill, r, {}, 3, 0.5, 2)
+    fails("rng:fill: expected at most 5 arguments, got 6", r.fill, r, {}, 3, 1, 2, 3)
+    fails("rng:state: expected at most 1 argument, got 2", r.state, r, 1)
+    fails("rng:clone: expected at most 1 argument, got 2", r.clone, r, 1)
+  end)
+
+  it("generate, map.level and sample name a bad rng, and rng given with seed", function()
+    for _, fn in ipairs({ "generate", "generate_text", "generate_json", "level" }) do
+      fails(("map.%s: rng must be a random source (map.rng), got number"):format(fn), map[fn],
+        { width = 20, height = 10, rng = 5 })
+      fails(("map.%s: rng must be a random source (map.rng), got level"):format(fn), map[fn],
+        { width = 20, height = 10, rng = lvl })
+      fails(("map.%s: seed and rng are exclusive: give one"):format(fn), map[fn],
+        { width = 20, height = 10, rng = r, seed = 1 })
+    end
+    local m = map.generate(20, 10, 1)
+    fails("map.sample: rng must be a random source (map.rng), got table", map.sample, m, 2, { rng = {} })
+    fails("map.sample: seed and rng are exclusive: give one", map.sample, m, 2, { rng = r, seed = 1 })
+    fails("level:sample: rng must be a random source (map.rng), got string", lvl.sample, lvl, 2, { rng = "r" })
+  end)
+
+  it("map.scheduler and a scheduler's methods name a bad state, actor, speed or delay", function()
+    fails("map.scheduler: state must be a string from scheduler:state(), got number", map.scheduler, 5)
+    fails("map.scheduler: state must be a string from scheduler:state(), got nil", map.scheduler, nil, {})
+    fails("map.scheduler: state is not a saved scheduler (no mapsched1: prefix)", map.scheduler, "x", {})
+    fails("map.scheduler: state is not a saved scheduler (checksum mismatch: damaged)", map.scheduler,
+      "mapsched1:0:00000000", {})
+    fails("map.scheduler: expected at most 2 arguments, got 3", map.scheduler, "x", {}, 1)
+    local s = map.scheduler()
+    s:add("a", 1)
+    fails("scheduler:next: self must be a scheduler, got number", s.next, 5)
+    fails("scheduler:add: self must be a scheduler, got rng", s.add, r, "b", 1)
+    fails("scheduler:add: actor must not be nil", s.add, s, nil, 1)
+    fails("scheduler:add: actor must not be NaN", s.add, s, 0 / 0, 1)
+    for _, case in ipairs({ { nil, "nil" }, { 0, "0" }, { -1, "-1" }, { 0 / 0, "nan" }, { 1 / 0, "inf" },
+      { 2 ^ 21, "2097152" }, { 2 ^ -21, "0.000000476837158203125" }, { "1", 'string "1"' }, { {}, "table" } }) do
+      fails("scheduler:add: speed must be a number from 2^-20 to 2^20, got " .. case[2], s.add, s, "b", case[1])
+    end
+    fails("scheduler:add: actor is already in the scheduler (remove it first)", s.add, s, "a", 2)
+    fails("scheduler:add: expected at most 3 arguments, got 4", s.add, s, "b", 1, 1)
+    fails("scheduler:remove: actor must not be nil", s.remove, s)
+    fails("scheduler:delay: actor is not in the scheduler", s.delay, s, "b", 1)
+    fails("scheduler:delay: t must be a number from 0 to 2^53, got -1", s.delay, s, "a", -1)
+    fails("scheduler:delay: t must be a number from 0 to 2^53, got nan", s.delay, s, "a", 0 / 0)
+    fails("scheduler:delay: t must be a number from 0 to 2^53, got 18014398509481984", s.delay, s, "a", 2 ^ 54)
+    fails("scheduler:delay: the time would pass 9007199254740992 turns", s.delay, s, "a", 2 ^ 53)
+    fails("scheduler:time: expected at most 1 argument, got 2", s.time, s, 1)
+    assert.are.same({ "a", 1 }, { s:next() }, "every refused call left it as it was")
+  end)
+
+  it("map.names and g:name name bad examples, options and sources", function()
+    fails("map.names: examples must be an array of words (strings), got nil", map.names)
+    fails("map.names: examples is empty: give at least one word", map.names, {})
+    fails("map.names: examples is empty: give at least one word", map.names, trap())
+    fails("map.names: examples[2] must be a string, got number", map.names, { "Ab", 5 })
+    fails("map.names: examples[1] is empty", map.names, { "" })
+    fails("map.names: examples[1] is not UTF-8 text", map.names, { "\255" })
+    fails('map.names: examples[1] has "2": words are of letters, \', - and spaces', map.names, { "R2D2" })
+    fails("map.names: examples[1] has no letter", map.names, { "--" })
+    fails("map.names: order must be an integer from 1 to 8, got 0", map.names, { "Ab" }, { order = 0 })
+    fails("map.names: order must be an integer from 1 to 8, got 9", map.names, { "Ab" }, { order = 9 })
+    fails("map.names: min must be an integer from 1 to 1024, got 0", map.names, { "Ab" }, { min = 0 })
+    fails("map.names: max must be an integer from 1 to 1024, got 2000", map.names, { "Ab" }, { max = 2000 })
+    fails("map.names: novel must be a boolean, got 1", map.names, { "Ab" }, { novel = 1 })
+    fails('map.names: unknown option "colour" (options: max, min, novel, order)', map.names, { "Ab" }, { colour = 1 })
+    fails("map.names: options must be a table, got number", map.names, { "Ab" }, 5)
+    fails("map.names: expected at most 2 arguments, got 3", map.names, { "Ab" }, {}, 1)
+    local g = map.names({ "Aerandir", "Amroth", "Aranwe", "Beleg", "Celeborn", "Cirdan", "Daeron" })
+    fails("names:name: self must be a names generator, got nil", g.name)
+    fails("names:name: self must be a names generator, got rng", g.name, r)
+    fails("names:name: expected a random source (map.rng) or a seed, got string", g.name, g, "x")
+    fails("names:name: expected a random source (map.rng) or a seed, got level", g.name, g, lvl)
+    fails("names:name: seed must be an integer with |seed| <= 2^53, got 0.5", g.name, g, 0.5)
+    fails("names:name: expected at most 2 arguments, got 3", g.name, g, 1, 2)
+  end)
+
+  it("refuses a source, scheduler or generator used from a finalizer after its own ran", function()
+    local got = {}
+    do
+      local holder = {}
+      local function later()
+        got[1] = select(2, pcall(holder.r.random, holder.r))
+        got[2] = select(2, pcall(holder.s.next, holder.s))
+        got[3] = select(2, pcall(holder.g.name, holder.g, 1))
+        got[4] = select(2, pcall(map.generate, { width = 20, height = 10, rng = holder.r }))
+        got[5] = tostring(holder.r) .. ", " .. tostring(holder.s) .. ", " .. tostring(holder.g)
+      end
+      holder.proxy = support.finalizer(later)
+      holder.r, holder.s = map.rng(1), map.scheduler()
+      holder.g = map.names({ "Aerandir", "Amroth", "Aranwe", "Beleg", "Celeborn", "Cirdan", "Daeron" })
+    end
+    collectgarbage()
+    collectgarbage()
+    assert.are.same({ "rng:random: the rng was freed by the collector (used from a finalizer)",
+      "scheduler:next: the scheduler was freed by the collector (used from a finalizer)",
+      "names:name: the names generator was freed by the collector (used from a finalizer)",
+      "map.generate: rng must be a random source (map.rng), got a freed rng",
+      "map.rng: freed, map.scheduler: freed, map.names: freed" }, got)
+  end)
+
+  it("every method of a source, a scheduler and a generator is named in map.METHODS", function()
+    local s, g = map.scheduler(), map.names({ "Aerandir", "Amroth", "Aranwe", "Beleg", "Celeborn", "Cirdan" })
+    for kind, object in pairs({ rng = r, scheduler = s, names = g }) do
+      for _, name in ipairs(map.METHODS[kind]) do assert.are.equal("function", type(object[name]), name) end
+    end
   end)
 end)

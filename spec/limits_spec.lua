@@ -70,11 +70,12 @@ describe("distances and path with limits", function()
     -- A source on a wall keeps its value; a blocked one can be left.
     d = map.distances(m, { x = 1, y = 2, value = 7 })
     assert.are.same({ 7, 8, 9, 10, 11, 12, false }, d[2])
-    -- Values to 2^53 stay exact; beyond 2^53 nothing is reached.
-    d = map.distances(m, { x = 2, y = 2, value = 2 ^ 53 - 2 })
-    assert.are.same({ false, 2 ^ 53 - 2, 2 ^ 53 - 1, 2 ^ 53, false, false, false }, d[2])
-    d = map.distances(m, { x = 2, y = 2, value = -2 ^ 53 })
-    assert.are.equal(-2 ^ 53 + 4, d[2][6])
+    -- Values to 2^52 stay exact, the walks from them too (past 2^52 a
+    -- value is refused: distances_spec.lua).
+    d = map.distances(m, { x = 2, y = 2, value = 2 ^ 52 - 2 })
+    assert.are.same({ false, 2 ^ 52 - 2, 2 ^ 52 - 1, 2 ^ 52, 2 ^ 52 + 1, 2 ^ 52 + 2, false }, d[2])
+    d = map.distances(m, { x = 2, y = 2, value = -2 ^ 52 })
+    assert.are.equal(-2 ^ 52 + 4, d[2][6])
   end)
 
   it("stop at max: farther cells are false, and a source beyond max reaches nothing", function()
@@ -126,5 +127,27 @@ describe("distances and path with limits", function()
     assert.are.same({ false, false, false, false }, d[2])
     assert.are.same({ nil, "goal (2,1) is blocked" }, { map.path(m, 1, 1, 2, 1, { avoid = { x = 2, y = 1 } }) })
     assert.are.same({ { x = 2, y = 1 }, { x = 1, y = 1 } }, map.path(m, 2, 1, 1, 1, { avoid = { x = 2, y = 1 } }))
+  end)
+
+  -- A list read per call must have a bound of its own: an avoid longer
+  -- than the map has cells is refused before any entry is read.
+  it("refuse an avoid longer than MAX_CELLS positions, and take one that long", function()
+    local m = from_text("...\n...")
+    local one = { x = 3, y = 1 }
+    local avoid = {}
+    for i = 1, map.MAX_CELLS do avoid[i] = one end
+    assert.are.same({ 0, 1, false }, map.distances(m, { x = 1, y = 1 }, { avoid = avoid })[1])
+    avoid[#avoid + 1] = one
+    local want = "avoid has more than 4000000 positions"
+    for name, call in pairs({
+      distances = function() return map.distances(m, { x = 1, y = 1 }, { avoid = avoid }) end,
+      path = function() return map.path(m, 1, 1, 2, 2, { avoid = avoid }) end,
+      step = function() return map.step(m, { { 1, 0, 1 }, { 2, 1, 2 } }, 1, 1, { avoid = avoid }) end,
+      explore = function() return map.explore(m, { { true } }, 1, 1, { avoid = avoid }) end,
+    }) do
+      local ok, err = pcall(call)
+      assert.is_false(ok)
+      assert.are.equal("map." .. name .. ": " .. want, err)
+    end
   end)
 end)

@@ -6,7 +6,8 @@
 -- loops; the toolkit's results hash to one digest on both.
 local map = require "map"
 local json = require "dkjson"
-local from_text = require("spec.support").from_text
+local support = require "spec.support"
+local from_text = support.from_text
 
 local unpack = table.unpack or unpack
 local fmt = string.format
@@ -177,40 +178,257 @@ describe("tables read by the module", function()
     end
   end)
 
-  it("refuses maps and rows with holes alike, whatever length # gives", function()
-    -- Lua 5.4 and LuaJIT may see another length for a table with a hole
-    -- (LuaJIT takes {".", nil, "."} as one cell); both name the first
-    -- missing cell or row, on every route.
-    local row = { ".", "." }
-    local holes = {
-      { { { ".", nil, "." } }, "cell [1][2] must be a one-character string, got nil" },
-      { { { ".", nil, ".", "." } }, "cell [1][2] must be a one-character string, got nil" },
-      { { row, { ".", nil, "." } }, "cell [2][2] must be a one-character string, got nil" },
-      { { { ".", ".", "." }, { ".", nil, "." } }, "cell [2][2] must be a one-character string, got nil" },
-      { { { 5, nil, "." } }, "cell [1][1] must be a one-character string, got number" },
-      { { row, nil, row }, "row 2 must be a table, got nil" },
-      { { nil, row }, "row 1 must be a table, got nil" },
-      { { row, row, nil, nil, row }, "row 3 must be a table, got nil" },
-      { { { ".", ".", [9] = "." } }, "cell [1][3] must be a one-character string, got nil" },
-    }
-    -- Not covered (docs/hardening.md): a hole among keys set out of order,
-    -- such as { [1] = row, [3] = row }, which both may store outside the
-    -- array part, where looking for it would cost a walk over every key.
-    local readers = {
+  -- A table's length is its probe border (docs/hardening.md): t[1], t[2],
+  -- t[4], ... until one is nil, then halved down to an n with t[n] present
+  -- and t[n + 1] nil. Lua 5.4 and LuaJIT may see other lengths (`#`) for a
+  -- table with a hole ({".", nil, "."} is 3 cells long on Lua 5.4, 1 on
+  -- LuaJIT); the border depends only on the keys present, so both read the
+  -- same map, on every route; no key past it is looked at.
+  local function readers()
+    return {
       render = function(m) return map.render(m) end,
-      reachable = function(m) return map.reachable(m) end,
-      fov = function(m) return map.fov(m, 1, 1) end,
-      distances = function(m) return map.distances(m, { x = 1, y = 1 }) end,
-      path = function(m) return map.path(m, 1, 1, 1, 1) end,
+      reachable = function(m) return map.reachable(m) ~= nil end,
+      fov = function(m) return map.render({ map.fov(m, 1, 1)[1] and { "v" } or { "-" } }) end,
+      distances = function(m) return map.render({ { tostring(map.distances(m, { x = 1, y = 1 })[1][1]) } }) end,
+      path = function(m) return #map.path(m, 1, 1, 1, 1) == 1 and "p" end,
+      autotile = function(m) return tostring(map.autotile(m)[1][1]) end,
+      sample = function(m) return #map.sample(m, 1, { seed = 1, chars = "." }) end,
     }
-    for _, case in ipairs(holes) do
-      for name, read in pairs(readers) do
-        fails("map." .. name .. ": " .. case[2], read, case[1])
+  end
+
+  it("reads maps and rows by their probe border, alike whatever # gives", function()
+    local row = { ".", "." }
+    local wide = { ".", ".", "." }
+    -- { map, what render gives, or the error every reader raises }
+    local cases = {
+      { { { ".", nil, "." } }, "." },
+      { { { ".", nil, ".", "." } }, "." },
+      { { { ".", ".", [9] = "." } }, ".." },
+      { { row, { ".", nil, "." } }, nil, "row 2 has 1 cells, row 1 has 2" },
+      { { wide, { ".", nil, "." } }, nil, "cell [2][2] must be a one-character string, got nil" },
+      { { { 5, nil, "." } }, nil, "cell [1][1] must be a one-character string, got number" },
+      { { row, nil, row }, ".." },
+      { { row, row, nil, nil, row }, "..\n.." },
+      { { row, row, nil, row }, nil, "row 3 must be a table, got nil" },
+      { { nil, row }, nil, "map has no rows (#map == 0)" },
+      -- Float keys are no part of a table's length.
+      { { { ".", ".", [2.5] = "#", [math.huge] = "#" } }, ".." },
+      { { row, [1.5] = row, [math.huge] = row }, ".." },
+      -- Keys set out of order: the length is where the keys stop, not how they are stored.
+      { { [1] = row, [3] = row }, ".." },
+    }
+    for _, case in ipairs(cases) do
+      local m, text, message = case[1], case[2], case[3]
+      if text then
+        assert.are.equal(text, map.render(m))
+        for _, read in pairs(readers()) do assert.is_truthy(read(m)) end
+      else
+        for name, read in pairs(readers()) do
+          fails("map." .. name .. ": " .. message, read, m)
+        end
       end
     end
-    -- Other fields beside the cells are no hole.
+    -- Other fields beside the cells are no part of the map either.
     local named = { ".", "@", name = "corridor" }
     assert.are.equal(".@\n.@", map.render({ named, named, note = "hand-made" }))
+    -- Rows set from the last to the first make the same map.
+    local backwards = {}
+    for y = 3, 1, -1 do
+      local r = {}
+      for x = 4, 1, -1 do r[x] = (x + y) % 2 == 0 and "." or "#" end
+      backwards[y] = r
+    end
+    assert.are.equal(".#.#\n#.#.\n.#.#", map.render(backwards))
+  end)
+
+  it("takes row 1's border as the width even where a call reads no row 1", function()
+    -- Row 1 has a hole: 1 cell wide on both interpreters; a window without
+    -- row 1 (fov with a radius, step, visible, max = 0) must say so too.
+    local m = { { ".", nil, "." }, { ".", ".", "." }, { ".", ".", "." } }
+    local message = "row 3 has 3 cells, row 1 has 1"
+    fails("map.fov: " .. message, map.fov, m, 1, 3, 0)
+    fails("map.visible: " .. message, map.visible, m, 1, 3, 1, 3)
+    -- step reads rows 2 and 3 (its 3x3 window), and row 2 first.
+    fails("map.step: row 2 has 3 cells, row 1 has 1", map.step, m, { { 0 }, { 0 }, { 0 } }, 1, 3)
+    fails("map.distances: " .. message, map.distances, m, { x = 1, y = 3 }, { max = 0 })
+    fails("map.path: " .. message, map.path, m, 1, 3, 1, 3, { max = 0 })
+  end)
+
+  it("checks the arguments in one order, whatever the map's holes", function()
+    -- Row 3 is nil inside the map's border (4 rows): the whole-map readers
+    -- name it, the others check their own arguments first, on both.
+    local row = { ".", "." }
+    local m = { row, row, nil, row }
+    fails("map.visible: x1 must be an integer from 1 to 2, got 0", map.visible, m, 0, 1, 2, 2)
+    fails("map.fov: radius must be an integer >= 0, got -1", map.fov, m, 1, 1, -1)
+    fails("map.path: x2 must be an integer from 1 to 2, got 3", map.path, m, 1, 1, 3, 1)
+    fails("map.distances: sources[1].x must be an integer from 1 to 2, got 9", map.distances, m, { { x = 9, y = 1 } })
+    fails("map.render: row 3 must be a table, got nil", map.render, m)
+    fails("map.distances: row 3 must be a table, got nil", map.distances, m, { x = 1, y = 1 })
+    -- A window without row 3 reads no row 3, on both.
+    assert.is_true(map.visible(m, 1, 1, 2, 2))
+    assert.are.same({ { true, true }, { true, true }, {}, {} }, map.fov(m, 1, 1, 1))
+    -- A table whose `#` differs: 3 on Lua 5.4, 1 on LuaJIT. Before, LuaJIT
+    -- named the hole first (`row 2 must be a table, got nil`) and Lua 5.4
+    -- the bad x1; now its border is 1 on both, a 1-row map.
+    local holey = { row, row, row, row }
+    holey[4], holey[2] = nil, nil
+    fails("map.visible: x1 must be an integer from 1 to 2, got 0", map.visible, holey, 0, 1, 2, 1)
+    fails("map.fov: y must be an integer from 1 to 1, got 3", map.fov, holey, 1, 3, 0)
+    assert.are.equal("..", map.render(holey))
+  end)
+
+  it("reads a wide row, and rows of a large capacity, by the cells read alone", function()
+    -- The time of these is bench material (tests/host/shape_cost.lua); here
+    -- the results. A row of 131,073 cells built by appending.
+    local long = {}
+    for x = 1, 131073 do long[x] = "." end
+    assert.is_true(map.visible({ long }, 1, 1, 131073, 1))
+    -- Rows aliasing one 4-cell table that once held 2^20 cells.
+    local slack = {}
+    for x = 1, 1048576 do slack[x] = "." end
+    for x = 1048576, 5, -1 do slack[x] = nil end
+    local m = {}
+    for y = 1, 1000 do m[y] = slack end
+    assert.are.equal(4000 + 999, #map.render(m))
+    assert.are.equal(1, #map.sample(m, 1, { seed = 1 }))
+  end)
+
+  -- The probe modules (`make probe`) count every raw read of a table entry
+  -- (`map._reads`), so the reads are counted, not timed: a read a cell,
+  -- three a row (the row and the two reads of its border), and a few dozen
+  -- for the lengths; `visible` reads each cell of its ray with its row. A
+  -- length worked out again for each row or cell fails here (before, each
+  -- cell of `visible`'s ray read its row's length again). What no count
+  -- sees, `lua_next` scanning a table's empty slots (before, every row's
+  -- unused capacity was walked), tests/host/shape_cost.lua times. On LuaJIT
+  -- only the C functions count (`visible`, `step`); its Lua routes read by
+  -- the same rule.
+  -- #probe: it runs the probe build of `make probe`, which a rock has not.
+  it("reads a wide row, and rows of a large capacity, by the cells read alone: counted #probe", function()
+    local CHILD = [[
+local map = require "map"
+-- Each call: its reads and its bound (a read a cell, three a row, 64 more).
+local function count(name, cells, rows, f)
+  map._reads()
+  assert(f(), name)
+  print(name, map._reads(), cells + 3 * rows + 64)
+end
+local W = 131073
+local long = {}
+for _ = 1, W do long[#long + 1] = "." end
+count("visible across 1x131073", W, W, function() return map.visible({ long }, 1, 1, W, 1) end)
+local slack = {}
+for x = 1, 1048576 do slack[x] = "." end
+for x = 1048576, 5, -1 do slack[x] = nil end
+local H = 1000
+local m = {}
+for y = 1, H do m[y] = slack end
+count("visible along slack rows", H, H, function() return map.visible(m, 1, 1, 1, H) end)
+count("step on slack rows", 18, 6, function()
+  return map.step(m, { { 2, 1, 2 }, { 1, 0, 1 }, { 2, 1, 2 } }, 2, 2) == nil
+end)
+if not jit then
+  count("render 4x1000 slack rows", 4 * H, H, function() return #map.render(m) == 5 * H - 1 end)
+  count("reachable 4x1000 slack rows", 4 * H, H, function() return map.reachable(m) == false end)
+  count("fov radius 8 on slack rows", 4 * 17, 17, function() return map.fov(m, 2, H / 2, 8)[H / 2][4] end)
+  count("distances max 8 on slack rows", 4 * 17, 17, function()
+    return map.distances(m, { x = 2, y = H / 2 }, { max = 8 })[H / 2 + 8][2] == 8
+  end)
+end
+]]
+    local out, err, code = support.run_with_probe(CHILD)
+    assert.are.same({ "", 0 }, { err, code })
+    local calls = 0
+    for name, reads, bound in out:gmatch("([^\t\n]+)\t(%d+)\t(%d+)\n") do
+      assert(tonumber(reads) <= tonumber(bound), ("%s: %s reads, bound %s"):format(name, reads, bound))
+      calls = calls + 1
+    end
+    assert.are.equal(jit and 3 or 7, calls)
+  end)
+
+  it("answers as the arguments stand when a finalizer changes them during a call", function()
+    -- On LuaJIT, distances, flee and path read the sources and options in
+    -- one helper (the window), then allocate, read the window's cells and
+    -- read them again in another: a finalizer run at that allocation that
+    -- changes opts.max or moves a source made the second read find another
+    -- window ("internal error (please report): another window"). Now the
+    -- call is answered as the arguments stand, one of the two answers.
+    local m = from_text(string.rep(string.rep(".", 12) .. "\n", 11) .. string.rep(".", 12))
+    local function finalizable(fn)
+      if newproxy then
+        local p = newproxy(true)
+        getmetatable(p).__gc = fn
+        return p
+      end
+      return setmetatable({}, { __gc = fn })
+    end
+    local calls = {
+      { function(o, s) return map.distances(m, s, o) end, function(o, s) o.max = 5; s.x = 9 end },
+      { function(o, s) return map.flee(m, s, o) end, function(o, s) o.max = 6; s.y = 10 end },
+      { function(o, s) return map.path(m, s, { x = 9, y = 9 }, o) end, function(o) o.max = 12 end },
+    }
+    -- As in hostile_spec.lua's finalizer storm: a step at every allocation;
+    -- on LuaJIT interpreted.
+    local function eager_collector()
+      if jit then
+        collectgarbage("setpause", 0)
+        collectgarbage("setstepmul", 100000)
+      else
+        collectgarbage("incremental", 1, 1000, 1)
+      end
+    end
+    local function usual_collector()
+      if jit then
+        collectgarbage("setpause", 200)
+        collectgarbage("setstepmul", 200)
+      else
+        collectgarbage("incremental", 200, 100, 13)
+      end
+    end
+    if jit then
+      jit.off()
+      jit.flush()
+    end
+    local inside = 0 -- calls inside which the finalizer ran
+    for _, c in ipairs(calls) do
+      local call, change = c[1], c[2]
+      local before = call({ max = 2 }, { x = 2, y = 2 })
+      local o, s = { max = 2 }, { x = 2, y = 2 }
+      change(o, s)
+      local after = call(o, s)
+      for _ = 1, 20 do
+        local options, source, armed = { max = 2 }, { x = 2, y = 2 }, false
+        collectgarbage("stop")
+        for _ = 1, 100 do
+          finalizable(function()
+            if armed then
+              armed = false
+              change(options, source)
+            end
+          end)
+        end
+        -- Made with the collector stopped: the eager collector then runs
+        -- them at the call's first allocations.
+        eager_collector()
+        armed = true
+        collectgarbage("restart")
+        local ok, got = pcall(call, options, source)
+        if not armed then inside = inside + 1 end
+        armed = false
+        usual_collector()
+        assert(ok, got)
+        local same = pcall(assert.are.same, before, got) or pcall(assert.are.same, after, got)
+        assert.is_true(same)
+      end
+    end
+    -- The window is read twice on LuaJIT only, so only there must a finalizer
+    -- have run inside a call (on Lua 5.4, after the specs before this one
+    -- have grown the heap, the calls' few allocations may finish no cycle).
+    if jit then
+      jit.on()
+      assert.is_true(inside > 0)
+    end
   end)
 
   it("runs no user code for cdata arguments (LuaJIT)", function()
@@ -378,5 +596,24 @@ describe("the turn functions on Lua 5.4 and LuaJIT", function()
       end
     end
     assert.are.equal(TURNS_DIGEST, fmt("%d", hash()))
+  end)
+end)
+
+describe("the LuaJIT build", function()
+  it("refuses plain Lua 5.1 with a message, as a string", function()
+    -- lua5.1 is Debian's plain Lua 5.1 (busted's own); the LuaJIT build
+    -- loads there, as the C APIs match, and must say why it will not run.
+    -- That build: the one loaded here on LuaJIT (a rock's too), make's else.
+    local so = jit and package.searchpath("map", package.cpath) or "build/lib/lua/5.1/map.so"
+    local f = io.open(so, "rb")
+    if not f then return pending("no LuaJIT build beside this Lua 5.4 one: " .. so) end
+    f:close()
+    local command = ("lua5.1 -e 'local ok, err = pcall(package.loadlib(%q, \"luaopen_map\"));"
+      .. " io.write(type(err), \"\\n\", tostring(err))' 2>&1"):format(so)
+    local p = assert(io.popen(command))
+    local out = p:read("*a")
+    p:close()
+    assert.are.equal("string\nmap: this is map's LuaJIT build (lib/lua/5.1/map.so), and this interpreter is plain"
+      .. " Lua 5.1, which map does not support: use LuaJIT, or Lua 5.4 with the Lua 5.4 build", out)
   end)
 end)

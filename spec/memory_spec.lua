@@ -18,6 +18,8 @@ local BOUND = { -- bytes per cell and per row
   fov = { cell = 64, row = 128 },
   path = { cell = 128, row = 0 },
   text = { cell = 4, row = 0 },
+  native = { cell = 0, row = 0 }, -- a level or field: its cells are not on the Lua heap
+  channels = { cell = 3 * 24, row = 3 * 96 }, -- a coloured light map: three tables of rows
 }
 local FIXED = 4 * 1024 * 1024
 local EXIT, LINK = 128, 24
@@ -77,9 +79,36 @@ describe("the Lua result of every call stays within its bound per cell and per r
     local m = open(w, h)
     local from, to = { x = math.min(2, w), y = math.min(2, h) }, { x = math.max(w - 1, 1), y = math.max(h - 1, 1) }
 
-    it(("tables of rows at %dx%d: new_map, distances"):format(w, h), function()
+    it(("levels and fields at %dx%d: their cells held natively, their tables as rows"):format(w, h), function()
+      local lvl = map.level(m)
+      -- Measured first: LuaJIT interns every string, so a second save of
+      -- the same level allocates nothing.
+      within_bound("level:save", function() return lvl:save() end, "text", w, h)
+      local saved = lvl:save()
+      within_bound("level", function() return map.level(m) end, "native", w, h)
+      within_bound("field", function() return map.field(w, h) end, "native", w, h)
+      within_bound("load", function() return map.load(saved) end, "native", w, h)
+      within_bound("level:distances", function() return lvl:distances(from) end, "native", w, h)
+      within_bound("level:table", function() return lvl:table() end, "rows", w, h)
+      within_bound("field:table", function() return lvl:distances(from):table() end, "rows", w, h)
+    end)
+
+    it(("noise and light at %dx%d: rows of numbers"):format(w, h), function()
+      local n = map.noise { seed = 1, octaves = 3 }
+      within_bound("noise", function() return map.noise { seed = 2, octaves = 16 } end, "native", w, h)
+      within_bound("noise:grid", function() return n:grid(w, h) end, "rows", w, h)
+      local lights = { { x = from.x, y = from.y, radius = w + h } }
+      within_bound("light", function() return map.light(m, lights) end, "rows", w, h)
+      lights[1].color = { 1, 0.5, 0 }
+      within_bound("light, coloured", function() return map.light(m, lights) end, "channels", w, h)
+      within_bound("level:light", function() return map.level(m):light(lights) end, "channels", w, h)
+    end)
+
+    it(("tables of rows at %dx%d: new_map, distances, autotile"):format(w, h), function()
       within_bound("new_map", function() return map.new_map(w, h) end, "rows", w, h)
       within_bound("distances", function() return map.distances(m, from) end, "rows", w, h)
+      -- Every cell in the class: a mask in each.
+      within_bound("autotile", function() return map.autotile(m, { chars = ".#" }) end, "rows", w, h)
     end)
 
     it(("fov, a long path and render at %dx%d"):format(w, h), function()
@@ -127,6 +156,27 @@ describe("the Lua result of every call stays within its bound per cell and per r
         end
       end
     end
+  end)
+
+  it("the toolbox: a source and a generator held natively, a scheduler's tables, fill's values", function()
+    local n = 100000
+    within_bound("rng", function() return map.rng(1) end, "native", 1, 1)
+    local examples = {}
+    for i = 1, 2000 do examples[i] = ("Name%sabcdefgh"):format(string.char(97 + i % 26)):sub(1, 4 + i % 8) end
+    within_bound("names", function() return map.names(examples, { order = 8, novel = false }) end, "native", 1, 1)
+    local s, actors = map.scheduler(), {}
+    for i = 1, n do
+      actors[i] = { i }
+      s:add(actors[i], i % 10 + 1)
+    end
+    -- An actor's slot and index entries, its part of the state and of the
+    -- actors' array, each within a path's 128 bytes a cell. The state is
+    -- measured first: LuaJIT interns strings, so a second one is free.
+    within_bound("scheduler:state", function() return s:state() end, "path", n, 1)
+    local state = s:state()
+    within_bound("scheduler", function() return map.scheduler(state, actors) end, "path", n, 1)
+    within_bound("scheduler:actors", function() return s:actors() end, "path", n, 1)
+    within_bound("rng:fill", function() return map.rng(1):fill({}, n, 6) end, "path", n, 1)
   end)
 
   it("items are capped, so no call builds millions of item tables", function()

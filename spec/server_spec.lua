@@ -82,6 +82,24 @@ describe("map.server (no nginx)", function()
       assert.are.same({ format = "text" }, server.parse_query("seed=&format=text&width="))
     end)
 
+    it("splits queries with map.query.pieces, the one splitter of parse_query and the error page", function()
+      local query = require "map.query"
+      local function split(raw)
+        local out = {}
+        for _, name, value in query.pieces(raw) do out[#out + 1] = { name, value or false } end
+        return out
+      end
+      assert.are.same({ { "", false } }, split(nil))
+      assert.are.same({ { "", false } }, split(""))
+      assert.are.same({ { "a", "1" }, { "b", "" }, { "c", false }, { "", false }, { "d", "x=y" }, { "", false } },
+        split("a=1&b=&c&&d=x=y&"))
+      assert.are.same({ { "%73eed", "%2D5" }, { "", "" } }, split("%73eed=%2D5&="))
+      -- What the error page's form shows of a refused query: the first
+      -- decodable value of each known name.
+      assert.are.same({ seed = "7", algorithm = "<b>" },
+        query.sent("seed=7&seed=8&width=%zz&x=1&algorithm=%3Cb%3E&path&format="))
+    end)
+
     it("knows every option of every algorithm as a parameter", function()
       assert.are.same(OPTIONS, server.OPTIONS)
       local query, expected = {}, {}
@@ -199,6 +217,21 @@ describe("map.server (no nginx)", function()
     assert.has_error(function() server.configure({ max_width = 0 }) end,
       "map.server.configure: max_width must be a positive integer, got 0")
     assert.has_error(function() server.configure({ cache_max_age = 1.5 }) end)
+    local must_path = "map.server.configure: path must be a path from / to a final / (letters, digits, - . _ ~), got "
+    for _, bad in ipairs({ "maps/", "/maps", "//", "/a//b/", "/a b/", "/a?b/", 3 }) do
+      assert.has_error(function() server.configure({ path = bad }) end,
+        must_path .. (type(bad) == "string" and ("%q"):format(bad) or tostring(bad)))
+    end
+    for _, bad in ipairs({ true, "", "example.org", "https://example.org/", "https://a.org\r\nX: y" }) do
+      assert.has_error(function() server.configure({ cors = bad }) end)
+    end
+    server.configure({ path = "/a/b-c.d_e~/", cors = "http://localhost:8080" })
+    assert.are.same({ "/a/b-c.d_e~/", "http://localhost:8080" }, { server.config.path, server.config.cors })
+    server.configure({ path = "/x/" })
+    assert.are.same({ "/x/", false }, { server.config.path, server.config.cors }) -- settings not given: defaults
+    pcall(server.configure, { path = "/y/", max_width = 0 })
+    assert.are.equal("/x/", server.config.path) -- unchanged by a failed call
+    server.configure()
     assert.are.equal(200, server.config.max_width) -- unchanged by the failed calls
   end)
 
@@ -246,7 +279,9 @@ describe("map.server (no nginx)", function()
       end
       local first = etag("seed=7")
       local revision = given[1]
-      assert.truthy(revision:find(read_file("lua/map/server.lua"), 1, true), "the server's code")
+      for _, file in ipairs({ "server", "query", "page" }) do
+        assert.truthy(revision:find(read_file("lua/map/" .. file .. ".lua"), 1, true), "map." .. file .. "'s code")
+      end
       assert.truthy(revision:find(read_file("lua/map/args.lua"), 1, true), "map.args' code")
       assert.truthy(revision:find(map.VERSION, 1, true), "the module's version")
       given = {}
@@ -345,15 +380,34 @@ describe("map.server (no nginx)", function()
       end
     end)
 
-    it("turns a module bug (internal error) into a 500 and a message to log", function()
+    -- respond's answer when map.generate_text raises `message`.
+    local function respond_raising(message, query)
       local real = map.generate_text
-      map.generate_text = function() error("map.generate_text: internal error (please report): boom") end
-      local ok, status, _, body, log = pcall(server.respond, "seed=1&format=text")
+      map.generate_text = function() error(message, 0) end
+      local answer = table.pack(pcall(server.respond, query))
       map.generate_text = real
-      assert.is_true(ok, status)
+      assert.is_true(answer[1], answer[2])
+      return table.unpack(answer, 2, answer.n)
+    end
+
+    it("turns a module bug (map.INTERNAL_ERROR after the name) into a 500 and a message to log", function()
+      local status, _, body, log = respond_raising("map.generate_text: " .. map.INTERNAL_ERROR .. ": boom",
+        "seed=1&format=text")
       assert.are.equal(500, status)
       assert.are.equal("internal error\n", body)
       assert.truthy(log:find("boom", 1, true))
+    end)
+
+    it("keeps a refusal that only quotes the marker's words a 400", function()
+      -- A message about the arguments may quote the caller's text; only the
+      -- marker right after the function's name is a bug.
+      for _, message in ipairs({ "map.generate_text: algorithm must be a name, got 'internal error'",
+        "map.generate_text: algorithm must be a name, got '" .. map.INTERNAL_ERROR .. "'" }) do
+        local status, _, body, log = respond_raising(message, "seed=1&format=text")
+        assert.are.equal(400, status, message)
+        assert.are.equal(message:gsub("^map%.generate_text: ", "") .. "\n", body)
+        assert.is_nil(log)
+      end
     end)
   end)
 
@@ -420,8 +474,10 @@ describe("map.server (no nginx)", function()
     end)
 
     it("colours each glyph and, with path=on, marks map.path's cells, in spans around the exact map", function()
-      -- Walls and floor keep the map's colour; on the path, floor is "f p".
-      local CLASS = { ["@"] = "u", [">"] = "s", ["$"] = "g", ["!"] = "o", ["+"] = "d" }
+      -- Walls and floor keep the map's colour; on the path, floor is "f p";
+      -- the overworld's water, forest, mountains and bridges have theirs.
+      local CLASS = { ["@"] = "u", [">"] = "s", ["$"] = "g", ["!"] = "o", ["+"] = "d", ["~"] = "w", ['"'] = "t",
+        ["^"] = "m", ["="] = "b" }
       for _, algorithm in ipairs(map.ALGORITHMS) do
         for _, seed in ipairs({ 1, 42, -7 }) do
           local opts = { width = 70, height = 25, seed = seed, algorithm = algorithm }
@@ -570,11 +626,11 @@ describe("map.server (no nginx)", function()
   end)
 
   it("serve(ngx) sends respond's answer, and 405 for other methods", function()
-    local function fake_ngx(method, args)
+    local function fake_ngx(method, args, uri)
       local sent = { header = {} }
       return sent, {
         req = { get_method = function() return method end },
-        var = { args = args },
+        var = { args = args, uri = uri or "/" },
         md5 = function(s) return string.format("%032x", #s) end,
         header = sent.header,
         print = function(body) -- a string, or a list of them
@@ -603,6 +659,49 @@ describe("map.server (no nginx)", function()
     assert.are.equal(405, ngx.status)
     assert.are.equal("GET, HEAD", sent.header["Allow"])
     assert.are.equal("method not allowed: use GET or HEAD\n", sent.body)
+    sent, ngx = fake_ngx("OPTIONS", nil)
+    server.serve(ngx)
+    assert.are.same({ 405, nil }, { ngx.status, sent.header["Access-Control-Allow-Origin"] })
+
+    -- The maps at their path only: its form without the final slash
+    -- redirects there, query kept; any other path is a 404.
+    sent, ngx = fake_ngx("GET", "seed=42", "/foo")
+    server.serve(ngx)
+    assert.are.same({ 404, "not found: maps are served at /\n" }, { ngx.status, sent.body })
+    finally(function() server.configure() end)
+    server.configure({ path = "/maps/" })
+    local cases = {
+      { "/maps/", "seed=42&format=text", 200 },
+      { "/maps", "seed=42&format=text", 301, "/maps/?seed=42&format=text" },
+      { "/maps", nil, 301, "/maps/" },
+      { "/maps/foo", "seed=42", 404 },
+      { "/maps/maps/", nil, 404 },
+      { "/mapsfoo", nil, 404 },
+      { "/", "seed=42", 404 },
+    }
+    for _, case in ipairs(cases) do
+      sent, ngx = fake_ngx("GET", case[2], case[1])
+      server.serve(ngx)
+      assert.are.same({ case[3], case[4] }, { ngx.status, sent.header["Location"] }, case[1])
+      if case[3] == 404 then assert.are.equal("not found: maps are served at /maps/\n", sent.body) end
+      assert.is_nil(sent.header["Access-Control-Allow-Origin"])
+    end
+
+    -- cors: the header on every answer, and preflights answered.
+    server.configure({ path = "/maps/", cors = "*" })
+    for _, case in ipairs({ { "GET", "/maps/", 200 }, { "GET", "/maps", 301 }, { "GET", "/x", 404 },
+      { "POST", "/maps/", 405 }, { "OPTIONS", "/maps/", 204 } }) do
+      sent, ngx = fake_ngx(case[1], "seed=1&format=text", case[2])
+      server.serve(ngx)
+      assert.are.same({ case[3], "*" }, { ngx.status, sent.header["Access-Control-Allow-Origin"] }, case[2])
+    end
+    sent, ngx = fake_ngx("OPTIONS", nil, "/maps/")
+    server.serve(ngx)
+    assert.are.same({ 204, "GET, HEAD", "" }, { ngx.status, sent.header["Access-Control-Allow-Methods"], sent.body })
+    server.configure({ cors = "https://example.org" })
+    sent, ngx = fake_ngx("GET", "seed=x&format=text")
+    server.serve(ngx)
+    assert.are.same({ 400, "https://example.org" }, { ngx.status, sent.header["Access-Control-Allow-Origin"] })
   end)
 end)
 

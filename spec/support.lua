@@ -7,6 +7,19 @@ local M = {}
 
 M.INTERPRETER = jit and "luajit" or "lua5.4"
 
+-- A value whose finalizer calls `later`. Made before the natives a test
+-- then makes and collected with them, it is finalized after them (Lua
+-- runs finalizers in the reverse order their objects were marked for
+-- finalization), so `later` meets them resurrected.
+function M.finalizer(later)
+  if newproxy then
+    local proxy = newproxy(true)
+    getmetatable(proxy).__gc = later
+    return proxy
+  end
+  return setmetatable({}, { __gc = later })
+end
+
 function M.read_file(path)
   local f = assert(io.open(path, "rb"))
   local text = f:read("*a")
@@ -96,6 +109,23 @@ function M.run_main(how, ...)
   os.remove(err_path)
   local body, code = out:match("^(.-)exit=(%d+)\n$")
   return body, err, tonumber(code)
+end
+
+-- Runs the Lua source `script` in a child interpreter like this one, with the
+-- probe build (`make probe`: `map._panic_probe`, `map._reads`) as its `map`.
+-- Returns stdout, stderr and the exit code.
+function M.run_with_probe(script)
+  local dir = jit and "build/probe/lib/lua/5.1/" or "build/probe/lib/lua/5.4/"
+  local probe = io.open(dir .. "map.so")
+  assert(probe, dir .. "map.so is missing: run make probe")
+  probe:close()
+  local path = os.tmpname()
+  local file = assert(io.open(path, "w"))
+  file:write(script)
+  file:close()
+  local out, err, code = M.run_main({ main = path, cpath = dir .. "?.so" })
+  os.remove(path)
+  return out, err, code
 end
 
 -- Runs lua/main.lua with these arguments and the module this process loaded,

@@ -21,8 +21,30 @@ pub fn byte_set(chars: &[u8]) -> ByteSet {
     set
 }
 
+/// The 4 neighbours of a cell as `(dx, dy)`: north, west, east, south. Every
+/// search of the level pipeline steps in this order, which is row order:
+/// the order its ties are broken in.
+pub const NEIGHBOURS: [(isize, isize); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
+
+/// The 8 neighbours of a cell as `(dx, dy)`, in row order.
+pub const NEIGHBOURS_8: [(isize, isize); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+/// `NEIGHBOURS` as offsets of row-major indices in rows of `stride` cells.
+pub fn steps(stride: usize) -> [isize; 4] {
+    NEIGHBOURS.map(|(dx, dy)| dy * stride as isize + dx)
+}
+
 /// A cell position, 1-based: `x` is the column, `y` the row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pos {
     pub x: usize,
     pub y: usize,
@@ -53,6 +75,30 @@ impl Rect {
     pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
         (self.y..self.y + self.h)
             .flat_map(move |y| (self.x..self.x + self.w).map(move |x| Pos { x, y }))
+    }
+
+    /// The ring: the cells just outside the rectangle that touch it edge-on
+    /// (its corners left out: no step leads from the rectangle into them),
+    /// in row order: the row above, then each row's left and right
+    /// neighbours, then the row below. A rectangle at the map's edge has
+    /// ring cells off the map (`x` or `y` 0, or past the last).
+    pub fn ring(&self) -> impl Iterator<Item = Pos> + '_ {
+        let row = move |y: usize| (self.x..self.x + self.w).map(move |x| Pos { x, y });
+        let sides = (self.y..self.y + self.h).flat_map(move |y| {
+            [
+                Pos { x: self.x - 1, y },
+                Pos {
+                    x: self.x + self.w,
+                    y,
+                },
+            ]
+        });
+        row(self.y - 1).chain(sides).chain(row(self.y + self.h))
+    }
+
+    /// Whether `p`, a cell of the rectangle, is on its outermost line.
+    pub fn on_edge(&self, p: Pos) -> bool {
+        p.x == self.x || p.y == self.y || p.x + 1 == self.x + self.w || p.y + 1 == self.y + self.h
     }
 
     /// True when the rectangles share a cell or touch: rooms need a wall between.
@@ -136,7 +182,7 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// A grid filled with `fill`. Callers bound the size first (`args::size`, `memory::check`).
+    /// A grid filled with `fill`. Callers bound the size first (`input::size`, `memory::check`).
     pub fn new(width: usize, height: usize, fill: u8) -> Grid {
         Grid {
             width,
@@ -168,8 +214,19 @@ impl Grid {
     }
 
     /// Row-major cells.
+    /// The cells, for a caller that hands them to LuaJIT's FFI in place
+    /// (they never move: a grid is never resized).
+    pub fn cells_ptr(&mut self) -> *mut u8 {
+        self.cells.as_mut_ptr()
+    }
+
     pub fn cells(&self) -> &[u8] {
         &self.cells
+    }
+
+    /// The cells, taken (a buffer to use again).
+    pub fn into_cells(self) -> Vec<u8> {
+        self.cells
     }
 
     pub fn rows(&self) -> std::slice::ChunksExact<'_, u8> {
@@ -261,6 +318,17 @@ mod tests {
         assert_eq!(g.pos(11), Pos { x: 4, y: 3 });
         assert!(!g.contains(Pos { x: 0, y: 1 }));
         assert!(!g.contains(Pos { x: 5, y: 1 }));
+    }
+
+    #[test]
+    fn ring_is_the_edge_on_cells_outside_in_row_order() {
+        let ring: Vec<(usize, usize)> = Rect::new(2, 2, 2, 1).ring().map(|p| (p.x, p.y)).collect();
+        assert_eq!(ring, [(2, 1), (3, 1), (1, 2), (4, 2), (2, 3), (3, 3)]);
+        let r = Rect::new(2, 2, 3, 3);
+        let edge: Vec<Pos> = r.cells().filter(|&p| r.on_edge(p)).collect();
+        assert_eq!(edge.len(), 8);
+        assert!(!r.on_edge(Pos { x: 3, y: 3 }));
+        assert_eq!(steps(10), [-10, -1, 1, 10]);
     }
 
     #[test]

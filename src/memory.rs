@@ -135,6 +135,12 @@ pub fn bound_explore(size: (usize, usize), weighted: bool) -> usize {
     4 * cells + bound_distances(size, 1, weighted) + bound_path(size, weighted)
 }
 
+/// `explore`'s avoided cells of a map of `size`, read once for all its
+/// windows: a bit each.
+pub fn bound_avoided(size: (usize, usize)) -> usize {
+    (size.0 * size.1).div_ceil(64) * 8 + FIXED
+}
+
 /// `sample`: the map's copy, the distances from `from`, the visible cells
 /// (a byte each), the candidates (a `u32` each) and the cells drawn (a
 /// position each, at most every cell).
@@ -179,4 +185,76 @@ const COPY_BYTES: usize = 64 * 64 + 4 * 64 * 8;
 /// entry's swapped slots, at most `MAX_PLACED` of them, falls within `FIXED`).
 pub fn bound_design(cells: usize, template_cells: usize, copies: usize, placed: usize) -> usize {
     DESIGN_PER_CELL * cells + template_cells + COPY_BYTES * copies + 24 * placed + FIXED
+}
+
+/// `map.level` of a table or text: the grid copied (a byte a cell, and
+/// the text's copy while it is read), its occupancy (a bit) and its things
+/// (8 bytes each, at most every cell).
+pub fn bound_level(cells: usize) -> usize {
+    11 * cells + FIXED
+}
+
+/// A memory (`map.field`, `level:field()`): a byte a cell.
+pub fn bound_memory(cells: usize) -> usize {
+    cells + FIXED
+}
+
+/// `map.load` of `bytes`: a level is its terrain, bits and things again
+/// (at most twice the bytes), a field of flags a byte a saved bit with the
+/// bits read first (9 times the bytes).
+pub fn bound_load(bytes: usize) -> usize {
+    10 * bytes + FIXED
+}
+
+/// A field's `table()`: its window's values (8 bytes a cell) or flags (1).
+pub fn bound_field_rows(cells: usize) -> usize {
+    9 * cells + FIXED
+}
+
+/// `map.names` on `count` examples of `chars` characters in all, at
+/// `order`: the examples' strings as read (16 bytes each) and the
+/// training (`Names::bound`: the model's tables and, while one length is
+/// sorted, its entries).
+pub fn bound_names(chars: usize, count: usize, order: usize) -> usize {
+    crate::toolbox::names::Names::bound(chars, count, order) + 16 * count + FIXED
+}
+
+/// A scheduler of `actors` actors (`map.scheduler(state, actors)`, or one
+/// grown by `add` to as many): each actor's entry, heap node and free
+/// slot; a vector's capacity is at most twice its length, and while it
+/// grows it holds the old block too (measured: at most 140 B an actor,
+/// 68 of them held).
+pub fn bound_scheduler(actors: usize) -> usize {
+    4 * actors * crate::toolbox::scheduler::BYTES_PER_ACTOR + FIXED
+}
+
+/// A scheduler's `state()`: at most 80 bytes an actor, and the order of
+/// its actors (its heap's nodes copied and sorted, 32 bytes each, then a
+/// slot each).
+pub fn bound_scheduler_state(actors: usize) -> usize {
+    (80 + 40) * actors + FIXED
+}
+
+/// `rng:fill` of `count` values: 16 bytes each.
+pub fn bound_fill(count: usize) -> usize {
+    16 * count + FIXED
+}
+
+/// `noise:grid` of `cells` cells: the values (a double each) and the
+/// coordinates of a row (at most as many).
+pub fn bound_noise(cells: usize) -> usize {
+    16 * cells + FIXED
+}
+
+/// `light`'s lights as read: 48 bytes each (a `Light` and its slot).
+pub fn bound_lights(lights: usize) -> usize {
+    48 * lights + FIXED
+}
+
+/// `light` on a map of `size` whose lights reach a rectangle of `area`
+/// cells, with `channels` channels (1, or 3 with colours): the result (a
+/// double a cell a channel), the area's cells, and a light's window and
+/// its field of view (each at most the area, a byte a cell).
+pub fn bound_light(size: (usize, usize), area: usize, channels: usize) -> usize {
+    8 * channels * size.0 * size.1 + 3 * area + FIXED
 }

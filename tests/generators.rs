@@ -9,12 +9,12 @@
 //! distinct cells holding their bytes; caves carve exactly
 //! `round(fill * interior)` cells, all connected.
 
-use map::args::{Arg, MAX_CELLS, MAX_SEED};
 use map::generators::rooms::DEFAULT_ROOMS;
 use map::generators::rooms::{MAX_ROOM_HEIGHT, MAX_ROOM_WIDTH, MIN_ROOM_HEIGHT, MIN_ROOM_WIDTH};
 use map::generators::shared::MAX_ROOMS;
 use map::generators::{Kind, OptionSpec};
 use map::grid::{Pos, DOOR, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
+use map::input::{Arg, MAX_CELLS, MAX_SEED};
 use map::level::{generate, Level, Params, DEFAULT_ITEMS, MAX_ITEMS};
 use map::toolkit::reach;
 
@@ -673,16 +673,27 @@ fn every_generator_keeps_the_shared_invariants() {
     }
 }
 
-/// What every generator promises, whatever its layout.
+/// What every generator promises, whatever its layout: its border whole,
+/// one `@` and one `>`, the items, and every cell that does not block
+/// walking (`#`, or the level's `blocked`) reachable from `@`.
 fn check_shared(level: &Level, w: usize, h: usize, items: usize, case: &str) {
     let g = &level.grid;
+    let terrain = map::generators::find(level.algorithm.as_bytes())
+        .expect("a generator of the registry")
+        .terrain;
     assert_eq!((g.width(), g.height()), (w, h), "{case}: dimensions");
     for i in 0..g.cells().len() {
         let p = g.pos(i);
         if p.x == 1 || p.y == 1 || p.x == w || p.y == h {
-            assert_eq!(g.cells()[i], WALL, "{case}: border broken at {p:?}");
+            assert_eq!(
+                g.cells()[i],
+                terrain.border,
+                "{case}: border broken at {p:?}"
+            );
         }
     }
+    let blocked = terrain.blocked.as_bytes();
+    assert_eq!(level.blocked(), Some(terrain.blocked).filter(|&b| b != "#"));
     let count = |c: u8| g.cells().iter().filter(|&&v| v == c).count();
     assert_eq!(
         (count(PLAYER), count(STAIRS)),
@@ -694,14 +705,19 @@ fn check_shared(level: &Level, w: usize, h: usize, items: usize, case: &str) {
     assert_eq!(level.items.len(), items, "{case}: item count");
     assert_eq!(count(GOLD) + count(POTION), items, "{case}: items stacked");
     assert_eq!(count(DOOR), level.doors.len(), "{case}: doors listed");
-    let dist = oracle::walk_distances(g, level.player);
+    let dist = oracle::walk_distances_by(g, level.player, blocked);
     for (i, &c) in g.cells().iter().enumerate() {
         assert!(
-            c == WALL || dist[i].is_some(),
+            blocked.contains(&c) || dist[i].is_some(),
             "{case}: {:?} unreachable",
             g.pos(i)
         );
     }
+    assert_eq!(
+        reach::check_blocked(g, &byte_set(blocked)),
+        Ok(()),
+        "{case}: reach"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -819,6 +835,86 @@ fn directed_case(gen: &mut Gen, algorithm: &'static Generator) -> Params<'static
     params
 }
 
+/// The generators whose levels are carved from rock, which take `vaults`
+/// and `arrive` (the others refuse them: `levels_off_rock_refuse_vaults_and_arrive`).
+fn carved_from_rock() -> impl Iterator<Item = &'static Generator> {
+    map::generators::LIST
+        .iter()
+        .copied()
+        .filter(|g| g.carves_rock())
+}
+
+/// Levels not carved from rock (the overworld) refuse `vaults` and
+/// `arrive`, whose tunnels dig through rock, naming them; `place` they
+/// take, its walks through all but their `blocked`: the placed cells are
+/// plains reachable from `@` at least `min` steps away.
+#[test]
+fn levels_off_rock_refuse_vaults_and_arrive_and_take_place() {
+    let mut gen = Gen(0x5eed_000a);
+    let open: Vec<&Generator> = map::generators::LIST
+        .iter()
+        .copied()
+        .filter(|g| !g.carves_rock())
+        .collect();
+    assert!(!open.is_empty());
+    for algorithm in open {
+        for n in 0..40 {
+            let mut params = Params {
+                algorithm: Arg::Str(algorithm.name.as_bytes()),
+                ..Params::new(
+                    Arg::Int(gen.range(30, 90)),
+                    Arg::Int(gen.range(20, 50)),
+                    gen.seed(),
+                )
+            };
+            params.design.place = vec![Placement {
+                char: b'M',
+                count: gen.size(1, 6),
+                min: gen.pick(&[0, 5, 20]),
+                hidden: false,
+            }];
+            let case = format!("{} case {n}: {params:?}", algorithm.name);
+            match generate(&params) {
+                Ok(level) => {
+                    let items = int(params.option("items"), DEFAULT_ITEMS);
+                    check_shared(
+                        &level,
+                        level.grid.width(),
+                        level.grid.height(),
+                        items,
+                        &case,
+                    );
+                    let blocked = algorithm.terrain.blocked.as_bytes();
+                    let dist = oracle::walk_distances_by(&level.grid, level.player, blocked);
+                    assert_eq!(level.placed.len(), params.design.place[0].count, "{case}");
+                    for p in &level.placed {
+                        let d = dist[level.grid.index(p.pos)].expect("placed on a reachable cell");
+                        assert!(
+                            d as usize >= params.design.place[0].min,
+                            "{case}: {p:?} at {d}"
+                        );
+                    }
+                }
+                Err(e) => check_directed_refusal(&e, &params, &case),
+            }
+            let mut arriving = params.clone();
+            arriving.design.arrive = Some((3, 3));
+            let refused = generate(&arriving).unwrap_err();
+            assert!(
+                refused.starts_with("arrive applies only to levels carved from rock"),
+                "{refused}"
+            );
+            let mut vaulted = params.clone();
+            vaulted.design.vaults = vec![template(0, 1, false, false)];
+            let refused = generate(&vaulted).unwrap_err();
+            assert!(
+                refused.starts_with("vaults applies only to levels carved from rock"),
+                "{refused}"
+            );
+        }
+    }
+}
+
 fn check_directed(level: &Level, params: &Params, case: &str) {
     let g = &level.grid;
     let items = int(params.option("items"), DEFAULT_ITEMS);
@@ -884,7 +980,8 @@ fn check_directed_refusal(e: &str, params: &Params, case: &str) {
     let level = generate(&before).unwrap_or_else(|e2| panic!("{case}: {e}, then {e2}"));
     let g = &level.grid;
     let entry = params.design.place[n - 1];
-    let dist = oracle::walk_distances(g, level.player);
+    let blocked = level.blocked().unwrap_or("#").as_bytes();
+    let dist = oracle::walk_distances_by(g, level.player, blocked);
     let seen = fov::visible(g, level.player, None, &byte_set(b"#+"));
     let candidates = (0..g.cells().len())
         .filter(|&i| g.cells()[i] == FLOOR && !oracle::in_vault(&level, g.pos(i)))
@@ -898,7 +995,7 @@ fn check_directed_refusal(e: &str, params: &Params, case: &str) {
 #[test]
 fn directed_levels_keep_their_promises_on_every_generator() {
     let mut gen = Gen(0x5eed_0007);
-    for algorithm in map::generators::LIST {
+    for algorithm in carved_from_rock() {
         let (mut made, mut vaults) = (0, 0);
         for n in 0..150 {
             let params = directed_case(&mut gen, algorithm);
@@ -926,12 +1023,55 @@ fn directed_levels_keep_their_promises_on_every_generator() {
     }
 }
 
+/// Round vaults: spaces outside the shape (the corners), which no entrance
+/// reaches. On every generator they are placed and the level keeps every
+/// promise of a directed level (everything reachable from `@`, each
+/// vault's cells its template's but for the spaces).
+const ROUND: [&[&str]; 2] = [
+    &[
+        "  #.#  ", " ##.## ", "##...##", "#.....#", "##...##", " ##.## ", "  ###  ",
+    ],
+    &[" ### ", "#...#", "+.M.+", "#...#", " ### "],
+];
+
+#[test]
+fn round_vaults_with_spaces_outside_their_shape_on_every_generator() {
+    let mut gen = Gen(0x5eed_0009);
+    for algorithm in carved_from_rock() {
+        let mut vaults = 0;
+        for n in 0..60 {
+            let (w, h) = (gen.size(30, 90), gen.size(20, 50));
+            let mut params = Params {
+                algorithm: Arg::Str(algorithm.name.as_bytes()),
+                ..Params::new(Arg::Int(w as i64), Arg::Int(h as i64), gen.seed())
+            };
+            for (t, rows) in ROUND.iter().enumerate() {
+                let rows: Vec<&[u8]> = rows.iter().map(|r| r.as_bytes()).collect();
+                let count = Arg::Int(gen.range(1, 3));
+                let rotate = Arg::Bool(gen.chance(50));
+                let template = Template::new(t + 1, &rows, count, rotate, Arg::Bool(true))
+                    .expect("a round vault is a valid template");
+                params.design.vaults.push(template);
+            }
+            let case = format!("{} round case {n}: {params:?}", algorithm.name);
+            let level = generate(&params).unwrap_or_else(|e| panic!("{case}: {e}"));
+            vaults += level.vaults.len();
+            check_directed(&level, &params, &case);
+        }
+        assert!(
+            vaults >= 120,
+            "{}: only {vaults} round vaults",
+            algorithm.name
+        );
+    }
+}
+
 /// `arrive` alone changes only the rock of one shortest tunnel from it to
 /// the nearest walkable cell: every other cell of the carved level stays.
 #[test]
 fn arrive_carves_one_shortest_tunnel_and_nothing_else() {
     let mut gen = Gen(0x5eed_0008);
-    for algorithm in map::generators::LIST {
+    for algorithm in carved_from_rock() {
         for n in 0..60 {
             let (w, h) = (
                 gen.size(algorithm.min_width.max(8), 70),

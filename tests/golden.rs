@@ -3,7 +3,7 @@
 
 use std::fs;
 
-use map::args::Arg;
+use map::input::Arg;
 use map::level::{generate, Params};
 
 #[test]
@@ -110,4 +110,35 @@ fn directed_golden_maps_are_unchanged() {
         "only {} directed golden files",
         cases.len()
     );
+}
+
+/// The golden values of `map.noise` in `spec/golden_noise/values.txt`:
+/// each line a noise's settings, a point and its value, printed with 17
+/// significant digits (which give back the double exactly).
+/// `spec/noise_spec.lua` checks the same file on both interpreters.
+#[test]
+fn golden_noise_values_are_unchanged() {
+    use map::toolkit::noise::{Kind, Noise, Settings};
+
+    let text = fs::read_to_string("spec/golden_noise/values.txt").expect("values.txt");
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split(' ').collect();
+        let number = |i: usize| f[i].parse::<f64>().unwrap();
+        let settings = Settings {
+            kind: match f[0] {
+                "perlin" => Kind::Perlin,
+                _ => Kind::Simplex,
+            },
+            seed: f[1].parse().unwrap(),
+            octaves: f[2].parse().unwrap(),
+            frequency: number(3),
+            persistence: number(4),
+            lacunarity: number(5),
+        };
+        let got = Noise::new(settings).get(number(6), number(7));
+        assert_eq!(got.to_bits(), number(8).to_bits(), "{line}");
+        checked += 1;
+    }
+    assert!(checked >= 200, "only {checked} golden noise values");
 }

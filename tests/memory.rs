@@ -7,12 +7,13 @@
 mod counting;
 
 use counting::peak_of;
-use map::args::Arg;
 use map::generators::LIST;
 use map::grid::{Grid, Pos};
+use map::input::Arg;
 use map::level::json;
 use map::level::{self, generate, Params};
 use map::memory;
+use map::native::Bits;
 use map::toolkit::{autotile, board, distances, fov, path, reach};
 
 /// Large, small and narrow maps (the bounds are per cell; debug builds are
@@ -300,6 +301,24 @@ fn the_turn_functions_stay_within_their_bounds() {
                 peak,
                 memory::bound_explore(size, false),
             ));
+            // With `avoid`: its cells read once into a bit each for the
+            // whole map, then each window's as a byte each, as `explore`
+            // does in the binding (`lua/search.rs`).
+            let (_, peak) = peak_of(|| {
+                let mut bits = Bits::new(cells);
+                (0..cells).step_by(1000).for_each(|i| bits.set(i, true));
+                let avoided: Vec<bool> = (0..cells).map(|i| bits.get(i)).collect();
+                let mut known = vec![true; cells];
+                known[grid.index(to)] = false;
+                let found =
+                    explore::explore_within(&grid.clone(), &known, from, &walk, &avoided, None);
+                (bits, found)
+            });
+            checks.push((
+                format!("explore with avoid, {rule}"),
+                peak,
+                memory::bound_avoided(size) + memory::bound_explore(size, false),
+            ));
         }
         let (_, peak) = peak_of(|| {
             let filter = sample::Filter {
@@ -311,6 +330,7 @@ fn the_turn_functions_stay_within_their_bounds() {
                     max: None,
                 }),
                 hidden: Some(opaque),
+                excluded: Vec::new(),
             };
             let copy = grid.clone();
             let count = copy.cells().iter().filter(|&&c| c == b'.').count() / 4;
@@ -330,6 +350,38 @@ fn the_turn_functions_stay_within_their_bounds() {
         let (_, peak) = peak_of(|| line::line((1, 1), (n as i64, 7)));
         checks.push(("line".into(), peak, memory::bound_line(n)));
         report(&name, cells, checks);
+    }
+}
+
+/// `new_map`, `render` and `explore`'s avoided cells on maps at the cell
+/// cap, where the per-cell share outweighs the bounds' fixed part: the
+/// grid `new_map` fills; `render`'s copy of the map and its text (a
+/// newline a row: a one-wide map has the most); the bit a cell `explore`
+/// keeps of `avoid` for its windows, every cell named.
+#[test]
+fn whole_map_calls_stay_within_their_bounds() {
+    for (w, h) in [(2000, 2000), (1, 4_000_000), (4_000_000, 1), (3, 1_333_333)] {
+        let cells = w * h;
+        let mut checks: Vec<(String, usize, usize)> = Vec::new();
+        let (_, peak) = peak_of(|| Grid::new(w, h, b'#'));
+        checks.push(("new_map".into(), peak, memory::bound_new_map(cells)));
+        let map = Grid::new(w, h, b'.');
+        let (_, peak) = peak_of(|| {
+            let copy = map.clone();
+            copy.render()
+        });
+        checks.push(("render".into(), peak, memory::bound_render((w, h))));
+        let (_, peak) = peak_of(|| {
+            let mut bits = Bits::new(cells);
+            (0..cells).for_each(|i| bits.set(i, true));
+            bits
+        });
+        checks.push((
+            "explore's avoided cells".into(),
+            peak,
+            memory::bound_avoided((w, h)),
+        ));
+        report(&format!("{w}x{h}"), cells, checks);
     }
 }
 
@@ -470,5 +522,328 @@ fn report(name: &str, cells: usize, checks: Vec<(String, usize, usize)>) {
             bound as f64 / cells as f64
         );
         assert!(peak <= bound, "{call} on {name}: {peak} > {bound}");
+    }
+}
+
+/// A native level (issue 24) holds at most 2 bytes a cell: the terrain (1),
+/// the occupancy bits (1/8) and the things. Measured twice: splitting a
+/// generated 4,000,000-cell level (its grid, moved in, counted by hand) and
+/// loading it back from its saved form, which allocates the whole level.
+#[test]
+fn a_native_level_takes_at_most_two_bytes_a_cell() {
+    use map::native::{save, NativeLevel};
+    let (w, h) = (2000, 2000);
+    let params = Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(3));
+    let level = generate(&params).unwrap();
+    let cells = (w * h) as usize;
+    let (native, split_peak) =
+        peak_of(|| NativeLevel::from_level(level, &map::grid::byte_set(b"")));
+    let held = cells + split_peak;
+    let bytes = save::save(&native);
+    let (loaded, load_peak) = peak_of(|| save::load(&bytes).unwrap());
+    assert_eq!(loaded, native);
+    println!(
+        "native level {w}x{h}: {:.3} bytes/cell split, {:.3} loaded",
+        held as f64 / cells as f64,
+        load_peak as f64 / cells as f64
+    );
+    assert!(held <= 2 * cells, "split: {held} bytes for {cells} cells");
+    assert!(
+        load_peak <= 2 * cells,
+        "load: {load_peak} bytes for {cells} cells"
+    );
+}
+
+/// The native level's calls: `map.level` of a table (its grid copied, every
+/// cell a thing at worst) and of text, `map.field`, `map.load` of a level
+/// and of each kind of field, and a field's rows, each within its bound.
+#[test]
+fn native_calls_stay_within_their_bounds() {
+    use map::grid::{byte_set, Rect};
+    use map::native::field::Field;
+    use map::native::{save, NativeLevel};
+    use map::toolkit::parse;
+    for (w, h) in [(400usize, 400usize), (7, 32_000), (32_000, 7)] {
+        let cells = w * h;
+        let name = format!("{w}x{h}");
+        let mut checks = Vec::new();
+        let grid = Grid::new(w, h, b'.');
+        let (level, peak) = peak_of(|| NativeLevel::with_things(grid.clone(), &byte_set(b".")));
+        checks.push(("level of a table".into(), peak, memory::bound_level(cells)));
+        let text = grid.render();
+        let (_, peak) = peak_of(|| {
+            let size = parse::size(&text).unwrap();
+            NativeLevel::with_things(parse::parse(&text, size).grid, &byte_set(b"."))
+        });
+        checks.push(("level of text".into(), peak, memory::bound_level(cells)));
+        let (_, peak) = peak_of(|| Field::memory((w, h)));
+        checks.push(("memory".into(), peak, memory::bound_memory(cells)));
+        let bytes = save::save(&level);
+        let (_, peak) = peak_of(|| save::load_saved(&bytes).unwrap());
+        checks.push(("load a level".into(), peak, memory::bound_load(bytes.len())));
+        let whole = Rect::whole((w, h));
+        let fields = [
+            Field::values((w, h), whole, vec![1; cells]),
+            Field::values((w, h), whole, vec![1 << 40; cells]),
+            Field::flags((w, h), whole, vec![true; cells]),
+        ];
+        for f in &fields {
+            let bytes = save::save_field(f);
+            let (_, peak) = peak_of(|| save::load_saved(&bytes).unwrap());
+            checks.push(("load a field".into(), peak, memory::bound_load(bytes.len())));
+            let (_, peak) = peak_of(|| (f.values_in(whole), f.flags_in(whole)));
+            checks.push((
+                "a field's rows".into(),
+                peak,
+                memory::bound_field_rows(cells),
+            ));
+        }
+        report(&name, cells, checks);
+    }
+}
+
+/// A distance field holds at most 4 bytes a cell: a search's values over a
+/// 4,000,000-cell level, kept as a field (the search's own memory is the
+/// table function's, measured above, and freed when the field is made).
+#[test]
+fn a_distance_field_takes_at_most_four_bytes_a_cell() {
+    use map::grid::Rect;
+    use map::native::field::Field;
+    let (w, h) = (2000usize, 2000usize);
+    let level = generate(&Params::new(
+        Arg::Int(w as i64),
+        Arg::Int(h as i64),
+        Arg::Int(5),
+    ))
+    .unwrap();
+    let values = distances::distances(&level.grid, &[level.player], &board::Walk::new());
+    let values: Vec<i64> = values
+        .into_iter()
+        .map(|d| match d {
+            board::UNREACHED => board::BEYOND,
+            d => d as i64,
+        })
+        .collect();
+    let (field, peak) = peak_of(|| Field::values((w, h), Rect::whole((w, h)), values));
+    let cells = w * h;
+    println!(
+        "distance field {w}x{h}: {:.2} bytes/cell held",
+        field.bytes() as f64 / cells as f64
+    );
+    assert!(field.bytes() <= 4 * cells && peak <= 4 * cells);
+}
+
+/// A saved level crafted with one long list (found by the `level` fuzz
+/// target: 70,000 rooms' exits, each an empty list, and no rooms): loading
+/// it must stay within `bound_load` of its bytes, though it is refused.
+/// Lists grown by doubling while read held up to 17 times the bytes.
+#[test]
+fn a_crafted_long_list_loads_within_the_bound() {
+    use map::native::save::{self, MAGIC, VERSION};
+    let fnv1a = |bytes: &[u8]| {
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+    };
+    let u32s =
+        |o: &mut Vec<u8>, values: &[u32]| values.iter().for_each(|v| o.extend(v.to_le_bytes()));
+    // Rooms, doors, items, vaults, placed, up, exits, links: one entry of
+    // each, and how many bytes (a char) follow its u32s.
+    let lists: [(&[u32], usize); 8] = [
+        (&[1, 1, 1, 1], 0),
+        (&[1, 1], 0),
+        (&[1, 1], 1),
+        (&[0, 1, 1, 1, 1], 1),
+        (&[1, 1], 1),
+        (&[1, 1], 0),
+        (&[0], 0),
+        (&[0], 0),
+    ];
+    for long in 0..lists.len() {
+        let mut body = Vec::new();
+        u32s(&mut body, &[1, 1]);
+        body.push(b'.');
+        body.extend(0u64.to_le_bytes());
+        u32s(&mut body, &[0]);
+        body.push(1);
+        body.extend(7i64.to_le_bytes());
+        body.push(5);
+        body.extend(b"rooms");
+        for (list, &(entry, extra)) in lists.iter().enumerate() {
+            if list == 2 {
+                // The player and the stairs, before the items.
+                u32s(&mut body, &[1, 1, 1, 1]);
+            }
+            let count = if list == long { 70_000 } else { 0 };
+            u32s(&mut body, &[count]);
+            for _ in 0..count {
+                u32s(&mut body, entry);
+                body.extend(std::iter::repeat_n(b'$', extra));
+            }
+        }
+        let mut bytes = MAGIC.to_vec();
+        u32s(&mut bytes, &[VERSION, body.len() as u32 + 8]);
+        bytes.extend(&body);
+        let sum = fnv1a(&bytes);
+        bytes.extend(sum.to_le_bytes());
+        let (loaded, peak) = peak_of(|| save::load_saved(&bytes));
+        let bound = memory::bound_load(bytes.len());
+        println!(
+            "list {long}: {} bytes, load held {peak} ({:?})",
+            bytes.len(),
+            loaded.as_ref().err()
+        );
+        assert!(peak <= bound, "list {long}: {peak} > {bound}");
+    }
+}
+
+/// The toolbox's calls: training names on many examples (short and long,
+/// at the lowest and highest orders), a scheduler loaded or grown to many
+/// actors and its state, `rng:fill`'s values, each within its bound.
+#[test]
+fn the_toolbox_stays_within_its_bounds() {
+    use map::toolbox::names::{Names, Options};
+    use map::toolbox::random::Random;
+    use map::toolbox::scheduler::{self, Scheduler};
+    let mut r = Random::new(1);
+    let mut checks = Vec::new();
+    // Words of random letters, then long words: the most contexts.
+    let letters: Vec<char> = ('a'..='z').chain('A'..='Z').chain('à'..='ö').collect();
+    for (count, length) in [(20_000, 8), (500, 200), (1, 20_000)] {
+        let words: Vec<String> = (0..count)
+            .map(|_| {
+                (0..length)
+                    .map(|_| letters[r.below(letters.len() as u64) as usize])
+                    .collect()
+            })
+            .collect();
+        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+        let chars = count * length;
+        for order in [1, 3, 8] {
+            let options = Options {
+                order,
+                ..Options::default()
+            };
+            let (names, peak) = peak_of(|| Names::new(&refs, options).unwrap());
+            let bound = memory::bound_names(chars, count, order);
+            checks.push((format!("names {count}x{length} order {order}"), peak, bound));
+            checks.push((
+                format!("names {count}x{length} order {order} held"),
+                names.bytes(),
+                bound,
+            ));
+        }
+    }
+    report("names", 1, checks);
+    let mut checks = Vec::new();
+    for actors in [1usize, 1000, 300_000] {
+        let (mut s, peak) = peak_of(|| {
+            let mut s = Scheduler::new();
+            for i in 0..actors {
+                let period = scheduler::units(1.0 + (i % 97) as f64 / 7.0, true).unwrap();
+                if let Some(bytes) = s.can_add(period).unwrap() {
+                    assert!(bytes <= memory::bound_scheduler(actors.max(4)));
+                }
+                s.add(period);
+            }
+            s
+        });
+        checks.push((
+            format!("scheduler of {actors} by add"),
+            peak,
+            memory::bound_scheduler(actors),
+        ));
+        for _ in 0..actors {
+            s.next_turn().unwrap();
+        }
+        let (text, peak) = peak_of(|| s.save());
+        checks.push((
+            format!("scheduler of {actors}: state"),
+            peak,
+            memory::bound_scheduler_state(actors),
+        ));
+        let (_, peak) = peak_of(|| s.by_order());
+        checks.push((
+            format!("scheduler of {actors}: actors"),
+            peak,
+            memory::bound_scheduler_state(actors),
+        ));
+        let named = Scheduler::count_saved(text.as_bytes());
+        assert_eq!(named, actors);
+        let (_, peak) = peak_of(|| Scheduler::load(text.as_bytes()).unwrap());
+        checks.push((
+            format!("scheduler of {actors}: load"),
+            peak,
+            memory::bound_scheduler(named),
+        ));
+    }
+    report("scheduler", 1, checks);
+    let count = 1 << 20;
+    let (_, peak) = peak_of(|| r.fill(count, Some((1, 6))));
+    report(
+        "fill",
+        1,
+        vec![("fill of 2^20".into(), peak, memory::bound_fill(count))],
+    );
+}
+
+/// `noise:grid` and `light` as the binding calls them: the grid's values
+/// (and a row's coordinates); the lights as read, the cells of the
+/// rectangle they reach copied, and the result's channels, one or three.
+#[test]
+fn noise_and_light_stay_within_their_bounds() {
+    use map::grid::Rect;
+    use map::toolkit::light::{self, Ambient, Light};
+    use map::toolkit::noise::{Noise, Origin, Settings};
+
+    let noise = Noise::new(Settings {
+        octaves: 3,
+        ..Settings::DEFAULT
+    });
+    for (w, h) in [(400, 400), (1, 200_000), (200_000, 1), (3, 60_000)] {
+        let (_, peak) = peak_of(|| noise.grid(w, h, Origin::Int(1), Origin::Float(0.5)));
+        let check = ("noise:grid".to_string(), peak, memory::bound_noise(w * h));
+        report(&format!("{w}x{h}"), w * h, vec![check]);
+    }
+    let opaque = map::grid::byte_set(b"#");
+    for (name, grid, from, to) in toolkit_maps() {
+        let size = (grid.width(), grid.height());
+        let mut checks: Vec<(String, usize, usize)> = Vec::new();
+        for color in [None, Some([1.0, 0.5, 0.0])] {
+            let big = Light {
+                pos: from,
+                radius: (size.0 + size.1) as u64,
+                intensity: 1.0,
+                color,
+            };
+            let small = Light {
+                pos: to,
+                radius: 5,
+                ..big
+            };
+            let lights = vec![big, small];
+            let area = lights[0].window(size).union(&lights[1].window(size));
+            let channels = if color.is_some() { 3 } else { 1 };
+            let (_, peak) = peak_of(|| {
+                let read = lights.clone();
+                let mut cells = Vec::with_capacity(area.w * area.h);
+                for y in area.y..area.y + area.h {
+                    let start = grid.index(Pos { x: area.x, y });
+                    cells.extend_from_slice(&grid.cells()[start..start + area.w]);
+                }
+                let copy = Grid::from_cells(area.w, area.h, cells);
+                let lit = light::light(size, &copy, area, &read, &opaque, Ambient::Grey(0.1));
+                (read, copy, lit)
+            });
+            let bound = memory::bound_lights(lights.len())
+                + memory::bound_light(size, area.w * area.h, channels);
+            checks.push((format!("light, {channels} channels"), peak, bound));
+            assert_eq!(
+                area,
+                Rect::whole(size),
+                "{name}: the big light reaches everything"
+            );
+        }
+        report(&name, size.0 * size.1, checks);
     }
 }

@@ -22,9 +22,9 @@
 //! Cases come from `map::rng::Rng` with fixed seeds, so every run checks the
 //! same ones and a failure names the one that broke.
 
-use map::args::Arg;
 use map::generators::LIST;
 use map::grid::{byte_set, Grid, Pos, WALL};
+use map::input::Arg;
 use map::level::{generate, Params};
 use map::rng::Rng;
 use map::toolkit::board::{Limits, Source, Walk, BEYOND, UNREACHED};
@@ -368,6 +368,7 @@ fn sample_draws_distinct_cells_that_pass_every_filter() {
                 chars: byte_set(if rng.coin() { b"." } else { b".~" }),
                 from: near,
                 hidden,
+                excluded: Vec::new(),
             };
             let d = distances(&g, &[from], &walk);
             let seen = fov::visible(&g, from, None, &byte_set(b"#+"));

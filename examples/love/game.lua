@@ -2,8 +2,16 @@
 -- calls, so that busted runs it headless on Lua 5.4 and LuaJIT
 -- (spec/love_spec.lua). main.lua feeds it keys, clicks and ticks; view.lua
 -- draws it; script.lua plays it. Every walking, stepping, sighting and
--- exploring rule here is one of map's: the game only says which characters
--- block and who stands where.
+-- exploring rule here is one of map's, and each depth is a native level
+-- (map.level) that holds its terrain, the cells its monsters occupy and,
+-- in a memory field, what the player has seen: the game keeps only its
+-- actors, the items lying about, and which characters block. Level 1 is the
+-- surface, an overworld (water and mountains block, as its level's
+-- `blocked` says), lit by day; below it the dungeon, lit by the player's
+-- torch (level:light). Its combat draws from one map.rng, its turns come
+-- from one map.scheduler (monsters of different speeds), and Game:save()
+-- writes it all to a string that M.load() plays on from, the same game on
+-- either interpreter.
 local map = require "map"
 
 local M = {}
@@ -14,13 +22,32 @@ M.BLOCKED = "#+"            -- no actor stands on a wall or a closed door
 M.OPAQUE = "#+"             -- sight stops at walls and closed doors; an open door lets it through
 M.RADIUS = 8                -- of the player's field of view, and of a monster's sight of the player
 M.CHASE = 30                -- steps: monsters farther than this from the player wait
-M.ALGORITHMS = { "rooms", "cave", "bsp", "cellular", "drunkard", "maze" }
+M.ALGORITHMS = map.ALGORITHMS -- every generator the module has: the surface's, then the dungeon's round and round
+-- A monster's hit points, its blow (dice), and its speed: a goblin acts
+-- three times for @'s two, an orc three times for @'s four.
 M.KINDS = {
-  g = { name = "goblin", hp = 5, damage = 1 },
-  o = { name = "orc", hp = 10, damage = 2 },
+  g = { name = "goblin", hp = 5, damage = "1d2", speed = 1.5 },
+  o = { name = "orc", hp = 10, damage = "1d4", speed = 0.75 },
 }
+-- The surface: the first algorithm not carved from rock (map.describe's
+-- `blocked` more than "#": the overworld), level 1; the dungeon below it:
+-- the algorithms carved from rock, level n made by the (n - 1)th, round and
+-- round (by the nth when there is no surface).
+M.DUNGEON = {}
+for _, algorithm in ipairs(M.ALGORITHMS) do
+  if map.describe(algorithm).blocked == "#" then
+    M.DUNGEON[#M.DUNGEON + 1] = algorithm
+  elseif not M.SURFACE then
+    M.SURFACE = algorithm
+  end
+end
+M.SURFACE_OPAQUE = "#+^"    -- on the surface, mountains block sight too
+M.TORCH = { r = 1.0, g = 0.82, b = 0.55 } -- the player's torch below the surface: radius M.RADIUS
+M.DARK = 0.08               -- the dungeon's ambient light, the torch's base
 M.PLAYER_HP = 30
-M.HIT = 3                   -- the player's damage per blow
+M.PLAYER_SPEED = 1
+M.HIT = "1d4+1"             -- the player's blow
+M.TO_HIT = 6                -- a blow lands when a d20 rolls this or more (3 in 4)
 M.POTION = 8                -- hit points a potion gives back (drunk when picked up)
 M.REGEN = 10                -- turns per hit point regained
 
@@ -44,18 +71,18 @@ local COMMANDS = {
   space = "rest", tab = "view", t = "view", r = "restart", escape = "quit", q = "quit",
 }
 
--- The monsters' walk: map's 8-neighbour rule without corner cutting, walls
--- and closed doors blocking, and the cells in `avoid` (other actors) taken.
-local function monster_walk(avoid)
-  return { blocked = M.BLOCKED, diagonal = true, avoid = avoid }
-end
-
--- The player's walk (a step, explore, travel): the same rule, but closed
--- doors do not block it (bumping one opens it instead of stepping in); only
--- over the cells in `known` when given.
-local function player_walk(known)
-  return { blocked = "#", diagonal = true, known = known }
-end
+-- The player's walk in the dungeon (a step, explore, travel): map's
+-- 8-neighbour rule without corner cutting, walls blocking but not closed
+-- doors (bumping one opens it instead of stepping in) nor monsters (bumping
+-- one attacks it). Each level keeps its own rules (`rules` below): the
+-- monsters' walk adds closed doors and the cells other monsters occupy,
+-- and on the surface water and mountains block too.
+M.WALK = { blocked = "#", diagonal = true }
+-- What level:things() gives that is a monster, an item or the player: the
+-- monsters' characters too, so that a vault's creature (or a hand-made
+-- map's) is taken off the terrain like a placed one.
+local THINGS = "@$!"
+for char in pairs(M.KINDS) do THINGS = THINGS .. char end
 
 local Game = {}
 Game.__index = Game
@@ -65,12 +92,6 @@ local function has_option(algorithm, name)
     if option.name == name then return true end
   end
   return false
-end
-
-local function new_rows(height)
-  local rows = {}
-  for y = 1, height do rows[y] = {} end
-  return rows
 end
 
 local function same_cell(a, b)
@@ -92,7 +113,8 @@ function M.new(options)
   return self
 end
 
--- A new run from this seed: level 1, full hit points, nothing carried.
+-- A new run from this seed: level 1, full hit points, nothing carried; the
+-- combat's source seeded with it, and @ the first in the turns.
 function Game:restart(seed)
   self.seed = seed
   self.width, self.height = self.size[1], self.size[2]
@@ -101,52 +123,94 @@ function Game:restart(seed)
   self.gold, self.turns, self.kills, self.fights = 0, 0, 0, 0
   self.dead = false
   self.auto, self.route, self.target = nil, nil, nil
+  self.rng = map.rng(seed)
+  self.schedule = map.scheduler()
+  self.schedule:add(self.player, M.PLAYER_SPEED)
+  self.level = nil
   self:enter(self:generate(1, nil), "start")
+  self:others()
   self.message = string.format("Level 1: %s, seed %d. x explores, > descends.", self.level.algorithm, seed)
 end
 
--- The place list of a level: more monsters deeper, placed out of the
--- player's sight and away from it.
-local function placements(depth)
+-- The place list of a level: more monsters deeper, placed away from the
+-- player and, in the dungeon, out of its sight (on the open surface little
+-- is hidden from sight that only walls stop).
+local function placements(depth, surface)
+  local hidden = not surface or nil
   return {
-    { char = "g", count = 3 + depth, min = 8, hidden = true },
-    { char = "o", count = math.min(depth, 4), min = 14, hidden = true },
+    { char = "g", count = 3 + depth, min = 8, hidden = hidden },
+    { char = "o", count = math.min(depth, 4), min = 14, hidden = hidden },
   }
 end
 
--- A level made of map m: the monsters `placed` on it ({char=, x=, y=}, as
--- map.generate's m.placed) are taken off the map into actors; the cell
--- under the player becomes "<" where m.up says there is one, else floor.
-local function new_level(m, depth, placed)
-  local level = { depth = depth, m = m, monsters = {}, seen = new_rows(#m), stairs = m.stairs, up = m.up }
-  for _, at in ipairs(placed) do
-    local kind = M.KINDS[at.char]
-    level.monsters[#level.monsters + 1] = { x = at.x, y = at.y, char = at.char, kind = kind, hp = kind.hp,
-      awake = false }
-    m[at.y][at.x] = "."
+-- The generator of level `depth`: the surface's, then the dungeon's.
+function M.algorithm_at(depth)
+  if M.SURFACE and depth == 1 then return M.SURFACE end
+  local n = M.SURFACE and depth - 1 or depth
+  return M.DUNGEON[(n - 1) % #M.DUNGEON + 1]
+end
+
+-- A level's rules, from what blocks walking on it (lvl.blocked, or "#"):
+-- the player's walk (a step, explore, travel), where closed doors and
+-- monsters do not block (bumping one opens or attacks it); the monsters'
+-- walk, where closed doors and the cells other monsters occupy do; the
+-- shared distance and safety fields, bounded so that a turn's search does
+-- not grow with the level; sight; and its light (nil: daylight).
+local function rules(level, surface)
+  local blocked = level.lvl.blocked or "#"
+  level.blocked = blocked .. M.DOOR
+  level.walk = { blocked = blocked, diagonal = true }
+  level.monster_walk = { blocked = level.blocked, diagonal = true, occupied = true }
+  level.chase = { blocked = level.blocked, diagonal = true, max = M.CHASE }
+  level.opaque = surface and M.SURFACE_OPAQUE or M.OPAQUE
+  level.sight = { opaque = level.opaque, radius = M.RADIUS }
+  level.lit = not surface
+end
+
+-- A level of the native level lvl, whose things (level:things(): the
+-- player's start, items, monsters) are off its terrain: each monster
+-- becomes an actor occupying its cell, each item lies in `items` by cell.
+local function new_level(lvl, depth, surface)
+  local level = { depth = depth, lvl = lvl, seen = lvl:field(), monsters = {}, items = {} }
+  rules(level, surface)
+  local width = lvl.width
+  for _, thing in ipairs(lvl:things()) do
+    local kind = M.KINDS[thing.char]
+    if kind then
+      thing.kind, thing.hp, thing.awake = kind, kind.hp, false
+      level.monsters[#level.monsters + 1] = thing
+      lvl:occupy(thing.x, thing.y)
+    elseif thing.char == "@" then
+      level.start = { x = thing.x, y = thing.y }
+    else
+      level.items[(thing.y - 1) * width + thing.x] = thing.char
+    end
   end
-  m[m.player.y][m.player.x] = m.up and M.UP or "."
   return level
 end
 
 -- Level `depth` of this run, arriving at `arrive` (the stairs of the level
 -- above, or nil on level 1).
 function Game:generate(depth, arrive)
-  local algorithm = M.ALGORITHMS[(depth - 1) % #M.ALGORITHMS + 1]
+  local algorithm = M.algorithm_at(depth)
+  -- Off rock (the surface), vaults and arrive are refused: none there.
+  local surface = map.describe(algorithm).blocked ~= "#"
   local options = {
     width = self.width, height = self.height, seed = self.seed + depth - 1, algorithm = algorithm,
-    vaults = M.VAULTS, place = placements(depth), arrive = arrive,
+    vaults = not surface and M.VAULTS or nil, place = placements(depth, surface), arrive = arrive, things = THINGS,
   }
   if has_option(algorithm, "doors") then options.doors = true end
-  local ok, m = pcall(map.generate, options)
+  local ok, lvl = pcall(map.level, options)
   if not ok then
     -- A level too small or too open for those monsters (map says how many
     -- cells qualified): two goblins anywhere instead.
     options.place = { { char = "g", count = 2 } }
-    m = map.generate(options)
+    lvl = map.level(options)
   end
-  local level = new_level(m, depth, m.placed)
-  level.algorithm, level.seed, level.vaults = algorithm, options.seed, #m.vaults
+  local level = new_level(lvl, depth, surface)
+  -- Each property read builds a new table: read once.
+  level.stairs, level.up, level.vaults = lvl.stairs, lvl.up, #lvl.vaults
+  level.algorithm, level.seed = algorithm, options.seed
   self.levels[depth] = level
   return level
 end
@@ -154,47 +218,61 @@ end
 -- Plays on map m (a hand-made one, from map.parse, with one "@" and one
 -- ">") as level 1: its monster glyphs (M.KINDS) become monsters.
 function Game:use_map(m)
-  local placed = {}
-  for y = 1, #m do
-    for x = 1, #m[y] do
-      if M.KINDS[m[y][x]] then placed[#placed + 1] = { char = m[y][x], x = x, y = y } end
-    end
-  end
   self.levels = {}
   self.width, self.height = #m[1], #m
-  local level = new_level(m, 1, placed)
-  level.algorithm, level.seed = "hand-made", self.seed
+  local level = new_level(map.level(m, { things = THINGS }), 1)
+  level.algorithm, level.seed, level.stairs = "hand-made", self.seed, m.stairs
   self.levels[1] = level
   self:enter(level, "start")
 end
 
 -- Puts the player on `level` at `at` ("start": the level's start, "up": its
--- up staircase, "down": its stairs down).
+-- up staircase, "down": its stairs down). The monsters of the level left
+-- leave the turns; those of this one join them, each first acting
+-- 1/speed after now.
 function Game:enter(level, at)
+  local left = self.level
+  if left and left ~= level then
+    for _, monster in ipairs(left.monsters) do self.schedule:remove(monster) end
+  end
+  if left ~= level then
+    for _, monster in ipairs(level.monsters) do self.schedule:add(monster, monster.kind.speed) end
+  end
   self.level = level
-  local cell = at == "down" and level.stairs or at == "up" and level.up or level.m.player
+  local cell = at == "down" and level.stairs or at == "up" and level.up or level.start
   self.player.x, self.player.y = cell.x, cell.y
   self.auto, self.route, self.target = nil, nil, nil
   self:look()
 end
 
--- The field of view from the player (map.fov); what is seen is remembered.
+-- The field of view from the player, kept for this turn (drawing, who is
+-- in sight), and marked into the level's memory: two scans, as fov with
+-- `into` gives only the count seen. Below the surface, the light of the
+-- player's torch too (level:light: its colour's three channels), which the
+-- tile view shades the cells in sight by; nil by day.
 function Game:look()
   local p, level = self.player, self.level
-  self.visible = map.fov(level.m, p, M.RADIUS, { opaque = M.OPAQUE })
-  for y, row in pairs(self.visible) do
-    local seen = level.seen[y]
-    for x in pairs(row) do seen[x] = true end
-  end
+  self.visible = level.lvl:fov(p.x, p.y, M.RADIUS, { opaque = level.opaque })
+  level.lvl:fov(p.x, p.y, M.RADIUS, { opaque = level.opaque, into = level.seen })
+  self.light = level.lit and level.lvl:light({ { x = p.x, y = p.y, radius = M.RADIUS, color = M.TORCH } },
+    { opaque = level.opaque, ambient = M.DARK }) or nil
+end
+
+function Game:on_map(x, y)
+  return x >= 1 and y >= 1 and x <= self.width and y <= self.height
 end
 
 function Game:is_visible(x, y)
-  local row = self.visible[y]
-  return row ~= nil and row[x] == true
+  return self:on_map(x, y) and self.visible:get(x, y) == true
 end
 
 function Game:was_seen(x, y)
-  return self.level.seen[y][x] == true
+  return self:on_map(x, y) and self.level.seen:get(x, y) == true
+end
+
+-- The item lying at (x, y), if any.
+function Game:item_at(x, y)
+  return self.level.items[(y - 1) * self.width + x]
 end
 
 function Game:monster_at(x, y)
@@ -203,36 +281,26 @@ function Game:monster_at(x, y)
   end
 end
 
--- The positions of the level's monsters but `except`, and of the player
--- when `player` is true: what an actor's step must not enter.
-function Game:others(except, player)
-  local cells = {}
-  for _, monster in ipairs(self.level.monsters) do
-    if monster ~= except then cells[#cells + 1] = { x = monster.x, y = monster.y } end
-  end
-  if player then cells[#cells + 1] = { x = self.player.x, y = self.player.y } end
-  return cells
-end
-
--- True when map.step, under `walk`, takes an actor at `from` to its
--- neighbour `to`: on the distances to `to` within one step, the only lower
--- cell is `to` itself.
-function M.can_step(m, from, to, walk)
-  if not (m[to.y] and m[to.y][to.x]) then return false end
-  local d = map.distances(m, to, { blocked = walk.blocked, diagonal = walk.diagonal, max = 1 })
-  local x, y = map.step(m, d, from, walk)
-  return x == to.x and y == to.y
-end
-
 local function is_monster(actor)
   return actor.kind ~= nil
 end
 
--- `attacker` hits `target` (the player or a monster).
+-- `attacker` strikes `target` (the player or a monster): a d20 of TO_HIT
+-- or more lands the blow, its dice the damage, both from the game's source.
 function Game:attack(attacker, target)
-  local damage = is_monster(attacker) and attacker.kind.damage or M.HIT
-  target.hp = target.hp - damage
   self.fights = self.fights + 1
+  local landed = self.rng:random(20) >= M.TO_HIT
+  if not landed then
+    if is_monster(target) then
+      target.awake = true
+      self.message = string.format("You miss the %s.", target.kind.name)
+    else
+      self.message = string.format("The %s misses you.", attacker.kind.name)
+    end
+    return
+  end
+  local damage = self.rng:dice(is_monster(attacker) and attacker.kind.damage or M.HIT)
+  target.hp = target.hp - damage
   if not is_monster(target) then
     self.message = string.format("The %s hits you (%d).", attacker.kind.name, damage)
     if target.hp <= 0 then
@@ -246,7 +314,7 @@ function Game:attack(attacker, target)
   end
   target.awake = true
   if target.hp > 0 then
-    self.message = string.format("You hit the %s.", target.kind.name)
+    self.message = string.format("You hit the %s (%d).", target.kind.name, damage)
     return
   end
   for i, monster in ipairs(self.level.monsters) do
@@ -255,13 +323,15 @@ function Game:attack(attacker, target)
       break
     end
   end
+  self.level.lvl:vacate(target.x, target.y)
+  self.schedule:remove(target)
   self.kills = self.kills + 1
   self.message = string.format("You kill the %s.", target.kind.name)
 end
 
 function Game:pick_up()
-  local p, m = self.player, self.level.m
-  local c = m[p.y][p.x]
+  local p = self.player
+  local c = self:item_at(p.x, p.y)
   if c == "$" then
     self.gold = self.gold + 1
     self.message = "You pick up some gold."
@@ -271,37 +341,37 @@ function Game:pick_up()
   else
     return
   end
-  m[p.y][p.x] = "."
+  self.level.items[(p.y - 1) * self.width + p.x] = nil
 end
 
 -- The player's move or bump towards the neighbour (dx, dy): attacks a
--- monster there, opens a closed door, or steps when map.step would. Returns
--- true when it took the turn.
+-- monster there, opens a closed door, or steps when the step rule
+-- (level:can_step) allows it. Returns true when it took the turn.
 function Game:bump(dx, dy)
-  local p, m = self.player, self.level.m
-  local to = { x = p.x + dx, y = p.y + dy }
-  if (dx == 0 and dy == 0) or math.abs(dx) > 1 or math.abs(dy) > 1 or not (m[to.y] and m[to.y][to.x]) then
+  local p, lvl = self.player, self.level.lvl
+  local x, y = p.x + dx, p.y + dy
+  if (dx == 0 and dy == 0) or math.abs(dx) > 1 or math.abs(dy) > 1 or not self:on_map(x, y) then
     return false
   end
-  local monster = self:monster_at(to.x, to.y)
+  local monster = self:monster_at(x, y)
   if monster then
-    if not M.can_step(m, p, to, player_walk()) then return false end
+    if not lvl:can_step(p.x, p.y, dx, dy, self.level.walk) then return false end
     self:attack(p, monster)
     return true
   end
-  if m[to.y][to.x] == M.DOOR then
-    m[to.y][to.x] = M.OPEN
+  if lvl:get(x, y) == M.DOOR then
+    lvl:set(x, y, M.OPEN)
     self.message = "You open the door."
     return true
   end
-  if not M.can_step(m, p, to, player_walk()) then
+  if not lvl:can_step(p.x, p.y, dx, dy, self.level.walk) then
     self.message = "Blocked."
     return false
   end
-  p.x, p.y = to.x, to.y
+  p.x, p.y = x, y
   self.message = nil
   self:pick_up()
-  local c = m[p.y][p.x]
+  local c = lvl:get(x, y)
   if c == M.DOWN then self.message = "Stairs down: > descends." end
   if c == M.UP then self.message = "Stairs up: < climbs." end
   return true
@@ -315,9 +385,9 @@ function Game:follow(route)
 end
 
 -- A step of auto-exploring: towards the nearest edge of what the player has
--- seen (map.explore over the remembered cells).
+-- seen (level:explore over the level's memory).
 function Game:explore_step()
-  local route = map.explore(self.level.m, self.level.seen, self.player, player_walk())
+  local route = self.level.lvl:explore(self.level.seen, self.player, self.level.walk)
   if not route or #route < 2 then
     self.auto, self.route = nil, nil
     self.message = "Explored: nothing more to see from here."
@@ -327,14 +397,15 @@ function Game:explore_step()
 end
 
 -- A step of travelling to self.target over the cells the player has seen
--- (map.path with known).
+-- (level:path with known = the memory).
 function Game:travel_step()
   local p, t = self.player, self.target
   if not t or same_cell(p, t) then
     self.auto, self.route, self.target = nil, nil, nil
     return false, "arrived"
   end
-  local route, err = map.path(self.level.m, p, t, player_walk(self.level.seen))
+  local walk = self.level.walk
+  local route, err = self.level.lvl:path(p, t, { blocked = walk.blocked, diagonal = true, known = self.level.seen })
   if not route then
     self.auto, self.route, self.target = nil, nil, nil
     self.message = "No known way there: " .. err
@@ -346,8 +417,9 @@ end
 -- Starts travelling to the remembered cell (x, y). Returns false when it is
 -- not a cell the player has seen.
 function Game:travel(x, y)
-  local m = self.level.m
-  if self.dead or not (m[y] and m[y][x]) or not self:was_seen(x, y) or m[y][x] == "#" then return false end
+  if self.dead or not self:was_seen(x, y) or self.level.walk.blocked:find(self.level.lvl:get(x, y), 1, true) then
+    return false
+  end
   self.target = { x = x, y = y }
   self.auto = "travel"
   self.message = "Travelling..."
@@ -389,54 +461,69 @@ function Game:ascend()
   return true, "level"
 end
 
--- A hurt monster (a third of its hit points or fewer) flees down the safety
--- map; one that cannot, or is not hurt, chases down the shared distances to
--- the player, and attacks when its step would be onto the player.
-function Game:monster_turn(monster, maps)
-  local m, p = self.level.m, self.player
-  if not monster.awake then
-    if not map.visible(m, monster, p, { opaque = M.OPAQUE, radius = M.RADIUS }) then return end
-    monster.awake = true
-  end
-  if monster.hp * 3 <= monster.kind.hp then
-    maps.flee = maps.flee or map.flee(m, p, { blocked = M.BLOCKED, diagonal = true, max = M.CHASE })
-    local x, y = map.step(m, maps.flee, monster, monster_walk(self:others(monster, true)))
-    if x then
-      monster.x, monster.y = x, y
-      return
-    end
-  end
-  maps.chase = maps.chase or map.distances(m, p, { blocked = M.BLOCKED, diagonal = true, max = M.CHASE })
-  local x, y = map.step(m, maps.chase, monster, monster_walk(self:others(monster)))
-  if x == p.x and y == p.y then
-    self:attack(monster, p)
-  elseif x then
+-- A monster's turn, when the scheduler gives it: asleep, it wakes if it
+-- sees the player; awake and hurt (a third of its hit points or fewer), it
+-- steps down the safety field, the player's cell taken; awake otherwise,
+-- or cornered, it attacks when its step down the distances to the player
+-- would be onto the player, else steps down them, never onto another
+-- monster. `fields` holds the turn's distance and safety fields, made when
+-- first needed (the player does not move until its next turn).
+function Game:monster_turn(monster, fields)
+  local p, level = self.player, self.level
+  local lvl = level.lvl
+  if not monster.awake then monster.awake = lvl:visible(monster, p, level.sight) end
+  if not monster.awake then return end
+  local function move_to(x, y)
+    lvl:vacate(monster.x, monster.y)
+    lvl:occupy(x, y)
     monster.x, monster.y = x, y
   end
+  if monster.hp * 3 <= monster.kind.hp then
+    fields.away = fields.away or lvl:flee(p, level.chase)
+    lvl:occupy(p.x, p.y)
+    local x, y = lvl:step(fields.away, monster, level.monster_walk)
+    lvl:vacate(p.x, p.y)
+    if x then return move_to(x, y) end
+  end
+  local dx, dy = p.x - monster.x, p.y - monster.y
+  -- Next to the player, the step down the distances is onto the player
+  -- exactly when the step rule allows it (the other monsters closing corners).
+  if math.abs(dx) <= 1 and math.abs(dy) <= 1 and lvl:can_step(monster.x, monster.y, dx, dy, level.monster_walk) then
+    return self:attack(monster, p)
+  end
+  fields.chase = fields.chase or lvl:distances(p, level.chase)
+  local x, y = lvl:step(fields.chase, monster, level.monster_walk)
+  if x then move_to(x, y) end
 end
 
-function Game:monsters_turn()
-  local maps = {}
-  local monsters = {}
-  for i, monster in ipairs(self.level.monsters) do monsters[i] = monster end
-  for _, monster in ipairs(monsters) do
-    if self.dead then return end
-    self:monster_turn(monster, maps)
+-- The turns after the player's, until the scheduler gives the player's
+-- next: each monster's whose time comes first, in the scheduler's order.
+-- self.acted counts each monster's turns among them.
+function Game:others()
+  local p, fields, acted = self.player, {}, {}
+  self.acted = acted
+  while not self.dead do
+    local actor = self.schedule:next()
+    if actor == p or actor == nil then return end
+    acted[actor] = (acted[actor] or 0) + 1
+    self:monster_turn(actor, fields)
   end
 end
 
 -- One turn: the player's action (a method name and its arguments), then,
--- unless it took the stairs, every monster's; then what the player sees.
+-- unless it took the stairs (which take no time), the monsters' turns
+-- until the player's next; then what the player sees.
 -- Returns true when the action took the turn, false and a reason when not
 -- (nothing else then moves). self.turn_time is the turn's time in seconds.
 function Game:turn(action, ...)
   if self.dead then return false, "dead" end
   local start = self.clock()
+  self.acted = {}
   local took, what = self[action](self, ...)
   if took then
     self.turns = self.turns + 1
     if what ~= "level" then
-      self:monsters_turn()
+      self:others()
       local p = self.player
       if not self.dead and self.turns % M.REGEN == 0 then p.hp = math.min(p.max_hp, p.hp + 1) end
       self:look()
@@ -514,16 +601,15 @@ function Game:key(key)
   return command
 end
 
--- The level's state as a string: its cells, remembered cells and monsters;
--- a level left and returned to must give the same string.
+-- The level's state as a string: the level saved (terrain, occupied
+-- cells), its memory saved, its items and monsters; a level left and
+-- returned to must give the same string.
 function M.fingerprint(level)
-  local parts = { map.render(level.m) }
-  for y = 1, #level.seen do
-    local xs = {}
-    for x in pairs(level.seen[y]) do xs[#xs + 1] = x end
-    table.sort(xs)
-    parts[#parts + 1] = table.concat(xs, ",")
-  end
+  local parts = { level.lvl:save(), level.seen:save() }
+  local cells = {}
+  for cell in pairs(level.items) do cells[#cells + 1] = cell end
+  table.sort(cells)
+  for _, cell in ipairs(cells) do parts[#parts + 1] = cell .. level.items[cell] end
   for _, monster in ipairs(level.monsters) do
     parts[#parts + 1] = string.format("%s%d,%d:%d:%s", monster.char, monster.x, monster.y, monster.hp,
       tostring(monster.awake))
@@ -531,23 +617,132 @@ function M.fingerprint(level)
   return table.concat(parts, "\n")
 end
 
+-- A value as Lua source, the same text on both interpreters: tables with
+-- their keys sorted, strings with every byte outside printable ASCII (and
+-- the quote and backslash) as a decimal escape, numbers with 17 digits.
+local function serialize(value, out)
+  local kind = type(value)
+  if kind == "table" then
+    local keys = {}
+    for k in pairs(value) do keys[#keys + 1] = k end
+    table.sort(keys, function(a, b)
+      if type(a) ~= type(b) then return type(a) < type(b) end
+      return a < b
+    end)
+    out[#out + 1] = "{"
+    for _, k in ipairs(keys) do
+      out[#out + 1] = "["
+      serialize(k, out)
+      out[#out + 1] = "]="
+      serialize(value[k], out)
+      out[#out + 1] = ","
+    end
+    out[#out + 1] = "}"
+  elseif kind == "string" then
+    out[#out + 1] = '"' .. value:gsub('[^ !#-%[%]-~]', function(c) return ("\\%03d"):format(c:byte()) end) .. '"'
+  elseif kind == "number" then
+    out[#out + 1] = ("%.17g"):format(value)
+  elseif kind == "boolean" then
+    out[#out + 1] = tostring(value)
+  else
+    error("game.lua: cannot save a " .. kind)
+  end
+  return out
+end
+
+-- The game as a string: every level (map's saved level and memory, its
+-- items and monsters), the player, the counts, the combat's source
+-- (rng:state()) and the turns (scheduler:state(), its actors named "@" or
+-- by their index among the current level's monsters, in s:actors()'s
+-- order). M.load plays on from it.
+function Game:save()
+  local levels = {}
+  for depth, level in pairs(self.levels) do
+    local monsters = {}
+    for i, m in ipairs(level.monsters) do
+      monsters[i] = { char = m.char, x = m.x, y = m.y, hp = m.hp, awake = m.awake }
+    end
+    local cells, items = {}, {}
+    for cell in pairs(level.items) do cells[#cells + 1] = cell end
+    table.sort(cells)
+    for i, cell in ipairs(cells) do items[i] = { cell, level.items[cell] } end
+    levels[depth] = { lvl = level.lvl:save(), seen = level.seen:save(), items = items, monsters = monsters,
+      start = level.start, stairs = level.stairs, up = level.up, vaults = level.vaults, algorithm = level.algorithm,
+      seed = level.seed }
+  end
+  local index = {}
+  for i, m in ipairs(self.level.monsters) do index[m] = i end
+  local order = {}
+  for i, actor in ipairs(self.schedule:actors()) do order[i] = actor == self.player and "@" or index[actor] end
+  local p = self.player
+  return "return " .. table.concat(serialize({
+    version = 1, seed = self.seed, size = self.size, depth = self.level.depth, levels = levels,
+    player = { x = p.x, y = p.y, hp = p.hp, max_hp = p.max_hp }, gold = self.gold, turns = self.turns,
+    kills = self.kills, fights = self.fights, dead = self.dead, view = self.view, message = self.message,
+    rng = self.rng:state(), schedule = self.schedule:state(), order = order,
+  }, {}))
+end
+
+-- The game a Game:save() string holds, as it was; options as M.new's
+-- (clock, new_seed). Errors on a string that is not a save.
+function M.load(text, options)
+  options = options or {}
+  local chunk = assert((loadstring or load)(text, "=save", "t", {}))
+  if setfenv then setfenv(chunk, {}) end
+  local saved = chunk()
+  assert(type(saved) == "table" and saved.version == 1, "not a save of this game")
+  local self = setmetatable({}, Game)
+  self.size, self.seed, self.view, self.message = saved.size, saved.seed, saved.view, saved.message
+  self.width, self.height = self.size[1], self.size[2]
+  self.clock = options.clock or os.clock
+  self.new_seed = options.new_seed or function() return self.seed + 1 end
+  self.gold, self.turns, self.kills, self.fights, self.dead = saved.gold, saved.turns, saved.kills, saved.fights,
+    saved.dead
+  self.player = saved.player
+  self.levels = {}
+  for depth, s in pairs(saved.levels) do
+    local level = { depth = depth, lvl = map.load(s.lvl), seen = map.load(s.seen), monsters = {}, items = {},
+      start = s.start, stairs = s.stairs, up = s.up, vaults = s.vaults, algorithm = s.algorithm, seed = s.seed }
+    for i, m in ipairs(s.monsters) do
+      level.monsters[i] = { char = m.char, x = m.x, y = m.y, hp = m.hp, awake = m.awake, kind = M.KINDS[m.char] }
+    end
+    for _, item in ipairs(s.items) do level.items[item[1]] = item[2] end
+    rules(level, map.describe(s.algorithm).blocked ~= "#")
+    self.levels[depth] = level
+  end
+  self.level = self.levels[saved.depth]
+  self.rng = map.rng(saved.rng)
+  local actors = {}
+  for i, who in ipairs(saved.order) do actors[i] = who == "@" and self.player or self.level.monsters[who] end
+  self.schedule = map.scheduler(saved.schedule, actors)
+  self.auto, self.route, self.target = nil, nil, nil
+  self:look()
+  return self
+end
+
 -- Checks the state against the rules. Returns true, or false and a list of
--- problems: every actor on a cell of the map that is not blocked, no two on
--- one cell, hit points in range.
+-- problems: every actor on a cell of the map that is not blocked (by the
+-- level's rule: walls, closed doors, and the surface's water and
+-- mountains), every
+-- monster's cell occupied, no two on one cell, hit points in range.
 function Game:check()
   local problems = {}
   local function expect(ok, ...)
     if not ok then problems[#problems + 1] = string.format(...) end
   end
-  local m, p = self.level.m, self.player
+  local lvl, p = self.level.lvl, self.player
   local taken = {}
   local actors = { p }
   for _, monster in ipairs(self.level.monsters) do actors[#actors + 1] = monster end
   for _, actor in ipairs(actors) do
     local name = actor.char or "@"
-    local c = m[actor.y] and m[actor.y][actor.x]
-    expect(c ~= nil, "%s at (%d,%d) is off the map", name, actor.x, actor.y)
-    expect(c == nil or not M.BLOCKED:find(c, 1, true), "%s at (%d,%d) stands on %q", name, actor.x, actor.y, c)
+    local on = self:on_map(actor.x, actor.y)
+    local c = on and lvl:get(actor.x, actor.y)
+    expect(on, "%s at (%d,%d) is off the map", name, actor.x, actor.y)
+    expect(not on or not self.level.blocked:find(c, 1, true), "%s at (%d,%d) stands on %q", name, actor.x, actor.y,
+      c)
+    expect(not on or actor == p or lvl:occupied(actor.x, actor.y), "%s at (%d,%d) does not occupy its cell", name,
+      actor.x, actor.y)
     local key = actor.y * (self.width + 1) + actor.x
     expect(not taken[key], "%s at (%d,%d) shares the cell with %s", name, actor.x, actor.y, taken[key])
     taken[key] = name

@@ -8,6 +8,7 @@
 package.cpath = love.filesystem.getSource() .. "/../../build/lib/lua/5.1/?.so;" .. package.cpath
 
 local TICK = 0.05                 -- seconds per auto-explore or travel turn
+local SAVE = "save.lua"           -- F5 saves the game here (in the save directory), F9 loads it
 local SHOT = "map-demo-%s.png"    -- a view's screenshot in the scripted game, in the save directory
 local SCRIPT_SEED = 7             -- the scripted game's default seed
 
@@ -95,6 +96,7 @@ local function scripted_update()
   if not result then
     local shot
     result, shot = script:update()
+    game = script.game -- a new game once the script saved and loaded
     if shot then love.graphics.captureScreenshot(SHOT:format(shot)) end
     return
   end
@@ -128,6 +130,21 @@ function love.keypressed(key)
   -- Shift+. is ">" on many layouts: text input takes it, not the rest key;
   -- "<" and ">" come from text input, whatever keys the layout types them with.
   if key == "<" or key == ">" or key == "." and love.keyboard.isDown("lshift", "rshift") then return end
+  if key == "f5" then
+    local ok, err = love.filesystem.write(SAVE, game:save())
+    game.message = ok and "Saved." or "Not saved: " .. tostring(err)
+    return
+  elseif key == "f9" then
+    local text = love.filesystem.read(SAVE)
+    local ok, loaded = pcall(Game.load, text or "", { clock = game.clock, new_seed = game.new_seed })
+    if ok then
+      game = loaded
+      game.message = "Loaded."
+    else
+      game.message = text and "Not a save: " .. tostring(loaded) or "Nothing saved yet (F5 saves)."
+    end
+    return
+  end
   if game:key(key) == "quit" then love.event.quit() end
 end
 

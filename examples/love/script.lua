@@ -4,7 +4,9 @@
 -- level for a while, travels to ">" over what it has seen and descends; on
 -- level 3 it travels back to "<", climbs, and goes down again; it switches
 -- between the two views as it goes. After every turn it checks the game's
--- invariants, and that a level returned to is the one it left.
+-- invariants, and that a level returned to is the one it left. At turn
+-- SAVE_AT it saves the game (Game:save) and plays on from the save
+-- (Game.load), which must hold every level as it was.
 local Game = require "game"
 
 local M = {}
@@ -16,7 +18,9 @@ M.VIEW_EVERY = 40      -- turns between view switches
 M.SHOT_AFTER = 100     -- turns before a view's screenshot may be taken
 M.SHOT_ROUTE = 10      -- cells of the route shown in a screenshot, at least
 M.SHOT_LATE = 400      -- turns after which a screenshot need not show a monster
+M.SHOT_LIT = 60        -- cells in sight, at least, in the tile view's screenshot (lit by the torch)
 M.MAX_TURNS = 5000
+M.SAVE_AT = 300        -- the turn at which the game is saved and loaded
 
 local Script = {}
 Script.__index = Script
@@ -25,19 +29,32 @@ local fmt = string.format
 
 -- Wraps every function of the map module so that the time spent in them is
 -- counted in the returned table's `seconds` (game.lua calls them through the
--- module table, so it is timed too). For the timings only.
+-- module table, so it is timed too), and the levels map.level makes in
+-- stand-ins whose methods are timed the same way (a level's methods are not
+-- the module's). For the timings only.
 function M.time_map(map, clock)
   local spent = { seconds = 0 }
-  for name, f in pairs(map) do
-    if type(f) == "function" then
-      map[name] = function(...)
-        local start = clock()
-        local a, b, c = f(...)
-        spent.seconds = spent.seconds + clock() - start
-        return a, b, c
-      end
+  local function timed(f)
+    return function(...)
+      local start = clock()
+      local a, b, c = f(...)
+      spent.seconds = spent.seconds + clock() - start
+      return a, b, c
     end
   end
+  local function timed_level(level)
+    local stand_in = {}
+    for _, name in ipairs(map.METHODS.level) do
+      local method = level[name]
+      stand_in[name] = timed(function(_, ...) return method(level, ...) end)
+    end
+    return setmetatable(stand_in, { __index = level }) -- its properties: width, stairs, ...
+  end
+  for name, f in pairs(map) do
+    if type(f) == "function" then map[name] = timed(f) end
+  end
+  local new_level = map.level
+  map.level = function(...) return timed_level(new_level(...)) end
   return spent
 end
 
@@ -58,12 +75,14 @@ function Script:time_turns(spent)
 end
 
 -- options.max_turns bounds the run; options.map_time, a table from
--- time_map, adds the map calls' share of each turn to the timings.
+-- time_map, adds the map calls' share of each turn to the timings;
+-- options.save_at is the turn to save and load at (false: never).
 function M.new(game, options)
   options = options or {}
   local self = setmetatable({}, Script)
   self.game = game
   self.max_turns = options.max_turns or M.MAX_TURNS
+  if options.save_at ~= nil then self.save_at = options.save_at else self.save_at = M.SAVE_AT end
   self.goal = "explore"
   self.level_turns = 0
   self.went_up = false
@@ -88,15 +107,18 @@ function Script:fail(...)
   return self.result
 end
 
+-- True when the player may step from `from` to `to` by the step rule.
+local function legal_step(game, from, to)
+  local dx, dy = to.x - from.x, to.y - from.y
+  return math.max(math.abs(dx), math.abs(dy)) == 1
+    and game.level.lvl:can_step(from.x, from.y, dx, dy, game.level.walk)
+end
+
 -- The monster next to the player that a bump would hit, if any.
 function Script:adjacent_foe()
   local game = self.game
-  local p, m = game.player, game.level.m
   for _, monster in ipairs(game.level.monsters) do
-    if math.max(math.abs(monster.x - p.x), math.abs(monster.y - p.y)) == 1
-      and Game.can_step(m, p, monster, { blocked = "#", diagonal = true }) then
-      return monster
-    end
+    if legal_step(game, game.player, monster) then return monster end
   end
 end
 
@@ -130,6 +152,22 @@ function Script:act()
   return self:head_for(level.stairs, "descend")
 end
 
+-- The cells occupied on `level` and its monsters' cells, each as sorted
+-- text: they must be the same (game:check looks only at the actors' cells).
+-- A scan of the whole level, so only when a level is left or entered.
+function M.occupancy(level)
+  local occupied, monsters = {}, {}
+  for y = 1, level.lvl.height do
+    for x = 1, level.lvl.width do
+      if level.lvl:occupied(x, y) then occupied[#occupied + 1] = x .. "," .. y end
+    end
+  end
+  for _, monster in ipairs(level.monsters) do monsters[#monsters + 1] = monster.x .. "," .. monster.y end
+  table.sort(occupied)
+  table.sort(monsters)
+  return table.concat(occupied, " "), table.concat(monsters, " ")
+end
+
 -- What the turn just taken changed about the level: a new level is the one
 -- below, arrived at where the stairs above were; a level returned to is the
 -- one left, as it was left.
@@ -137,6 +175,12 @@ function Script:check_level(before)
   local game = self.game
   local level = game.level
   if level == before.level then return end
+  for _, seen in ipairs { before.level, level } do
+    local occupied, monsters = M.occupancy(seen)
+    if occupied ~= monsters then
+      return self:fail("level %d: cells occupied %s, monsters on %s", seen.depth, occupied, monsters)
+    end
+  end
   self.left[before.level] = Game.fingerprint(before.level)
   self.level_turns = 0
   self.goal = "explore"
@@ -156,14 +200,15 @@ function Script:check_level(before)
     self.visits = self.visits + 1
   end
   local p = game.player
-  if game.level.m[p.y][p.x] ~= (level.depth > before.level.depth and Game.UP or Game.DOWN) then
+  if level.lvl:get(p.x, p.y) ~= (level.depth > before.level.depth and Game.UP or Game.DOWN) then
     return self:fail("arrived at (%d,%d), not on the stairs", p.x, p.y)
   end
   self.deepest = math.max(self.deepest, level.depth)
 end
 
 -- The invariants after a turn: the game's own check, the player's move one
--- legal step (by map's rule), every monster's at most one cell.
+-- legal step (by map's rule), every monster's at most one cell a turn it
+-- took (a goblin may take two between two of the player's).
 function Script:check_turn(before)
   local game = self.game
   local ok, problems = game:check()
@@ -171,17 +216,39 @@ function Script:check_turn(before)
   if game.level ~= before.level then return self:check_level(before) end
   local p, from = game.player, before.player
   if p.x ~= from.x or p.y ~= from.y then
-    if not Game.can_step(game.level.m, from, p, { blocked = "#", diagonal = true }) then
+    if not legal_step(game, from, p) then
       return self:fail("@ went from (%d,%d) to (%d,%d)", from.x, from.y, p.x, p.y)
     end
   end
   for _, monster in ipairs(game.level.monsters) do
     local was = before.monsters[monster]
     if not was then return self:fail("a %s appeared", monster.kind.name) end
-    if math.max(math.abs(monster.x - was.x), math.abs(monster.y - was.y)) > 1 then
-      return self:fail("a %s went from (%d,%d) to (%d,%d)", monster.kind.name, was.x, was.y, monster.x, monster.y)
+    local turns = game.acted and game.acted[monster] or 0
+    if math.max(math.abs(monster.x - was.x), math.abs(monster.y - was.y)) > turns then
+      return self:fail("a %s went from (%d,%d) to (%d,%d) in %d turns", monster.kind.name, was.x, was.y, monster.x,
+        monster.y, turns)
     end
   end
+end
+
+-- Saves the game and plays on from the save: every level must come back as
+-- it was (Game.fingerprint), and the loaded game must save to the same
+-- string; the script's own records follow the loaded levels.
+function Script:save_and_load()
+  local old = self.game
+  local text = old:save()
+  local game = Game.load(text, { clock = old.clock })
+  for depth, level in pairs(old.levels) do
+    local loaded = game.levels[depth]
+    if not loaded or Game.fingerprint(loaded) ~= Game.fingerprint(level) then
+      return self:fail("level %d is not the same after a save and load", depth)
+    end
+    self.visited[loaded], self.left[loaded] = self.visited[level], self.left[level]
+  end
+  if game:save() ~= text then return self:fail("the game loaded saves to another string") end
+  self.game = game
+  self.saved = old.turns
+  self:time_turns(self.map_time)
 end
 
 function Script:snapshot()
@@ -209,16 +276,33 @@ function Script:monster_in_sight()
   return false
 end
 
+-- Whether the view's screenshot may show this level: the tile view's
+-- below the surface with SHOT_LIT cells or more in sight (the torchlight
+-- filling a room), the glyphs' on the surface (the overworld's colours)
+-- or, from SHOT_LATE on, anywhere.
+function Script:shows_level(view)
+  local game = self.game
+  if view ~= "tiles" then return game.level.depth == 1 or game.turns >= M.SHOT_LATE end
+  if not game.light then return false end
+  local p, seen = game.player, 0
+  for y = p.y - Game.RADIUS, p.y + Game.RADIUS do
+    for x = p.x - Game.RADIUS, p.x + Game.RADIUS do
+      if game:is_visible(x, y) then seen = seen + 1 end
+    end
+  end
+  return seen >= M.SHOT_LIT
+end
+
 -- Switches views every VIEW_EVERY turns; asks for each view's screenshot
 -- once, on a turn after SHOT_AFTER with a monster in sight and a route of
 -- SHOT_ROUTE / 2 cells or more shown, or after SHOT_LATE while travelling a
--- route of SHOT_ROUTE cells or more.
+-- route of SHOT_ROUTE cells or more, on a level it may show.
 function Script:views_and_shots()
   local game = self.game
   self.views[game.view] = true
   if game.turns % M.VIEW_EVERY == 0 then game:key("tab") end
   local route = game.route and #game.route or 0
-  if game.turns >= M.SHOT_AFTER and not self.shots[game.view]
+  if game.turns >= M.SHOT_AFTER and not self.shots[game.view] and self:shows_level(game.view)
     and (route >= M.SHOT_ROUTE and game.target and game.turns >= M.SHOT_LATE
       or route >= M.SHOT_ROUTE / 2 and self:monster_in_sight()) then
     self.shots[game.view] = true
@@ -255,9 +339,10 @@ function Script:finish()
   self.result = {
     ok = true,
     line = fmt("ok turns=%d levels=%d deepest=%d returns=%d fights=%d kills=%d deaths=%d hp=%d gold=%d "
-      .. "views=%s size=%dx%d seed=%d turn_mean_us=%d turn_worst_us=%d level_mean_us=%d level_worst_us=%d%s",
+      .. "views=%s size=%dx%d seed=%d saved=%d turn_mean_us=%d turn_worst_us=%d level_mean_us=%d level_worst_us=%d%s",
       game.turns, self.visits, self.deepest, self.returns, game.fights, game.kills, self.deaths, game.player.hp,
-      game.gold, table.concat(views, ","), game.width, game.height, game.seed, micro(t.sum / math.max(t.n, 1)),
+      game.gold, table.concat(views, ","), game.width, game.height, game.seed, self.saved or 0,
+      micro(t.sum / math.max(t.n, 1)),
       micro(t.worst), micro(l.sum / math.max(l.n, 1)), micro(l.worst), self:map_times()),
   }
   return self.result
@@ -282,6 +367,10 @@ function Script:update()
   self:record_time()
   self:check_turn(before)
   if self.result then return self.result end
+  if self.save_at and not self.saved and game.turns >= self.save_at and not game.dead then
+    self:save_and_load()
+    if self.result then return self.result end
+  end
   local shot = self:views_and_shots()
   if self:done() then return self:finish(), shot end
   return nil, shot

@@ -1,7 +1,9 @@
 #!/bin/sh
 # `make test-love`: plays the demo's scripted game headless (Xvfb) on the
 # module built by `make`, then checks the exit code, the result line (turns,
-# levels, the return to a level left, fights, both views) and the two
+# levels, the return to a level left, fights, both views, a save and load
+# mid-game), that the same game plays headless on Lua 5.4 and LuaJIT
+# (examples/love/check.lua) and the two
 # screenshots (non-empty PNGs), and copies them to docs/love-demo.png (glyphs)
 # and docs/love-demo-tiles.png. `examples/love/test.sh 200x100` plays on
 # larger levels and copies nothing (for the timings in docs/demo.md).
@@ -38,6 +40,17 @@ field() {
 [ "$(field returns)" -ge 1 ] || fail "no return to a level left: $line"
 [ "$(field fights)" -ge 1 ] || fail "no fights: $line"
 [ "$(field views)" = glyphs,tiles ] || fail "not both views: $line"
+[ "$(field saved)" -ge 1 ] || fail "not saved and loaded mid-game: $line"
+
+# The same game headless on Lua 5.4 and LuaJIT (examples/love/check.lua):
+# the game LÖVE played, saved and loaded mid-game, is the same on both.
+played=$(printf '%s\n' "$line" | sed 's/^map-demo: //; s/ turn_mean_us=.*//')
+for lua in lua5.4 luajit; do
+  headless=$(LUA_CPATH_5_4='build/lib/lua/5.4/?.so' LUA_CPATH='build/lib/lua/5.1/?.so' $lua examples/love/check.lua $size) ||
+    fail "the headless game on $lua: $headless"
+  [ "$headless" = "$played" ] || fail "the game on $lua differs: $headless; LÖVE: $played"
+done
+echo "test-love: the same game headless on lua5.4 and luajit"
 
 shots=$(field screenshots)
 for shot in $(echo "$shots" | tr , ' '); do

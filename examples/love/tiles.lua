@@ -74,8 +74,50 @@ local function stairs(ox, oy, c, down)
   end
 end
 
+-- The surface's terrain: water, forest, mountains and bridges, each a
+-- whole tile.
+local WATER = { 0.10, 0.22, 0.48 }
+
+local function water(ox, oy)
+  local s = M.SIZE
+  colour(WATER)
+  love.graphics.rectangle("fill", ox, oy, s, s)
+  love.graphics.setColor(0.35, 0.55, 0.90)
+  for i = 0, 1 do
+    local y = oy + 6 + i * 8
+    love.graphics.line(ox + 3, y, ox + 7, y - 2, ox + 11, y, ox + 15, y - 2)
+  end
+end
+
 -- The other tiles, by glyph: each drawn on a floor tile.
 local SPRITES = {
+  ["~"] = water,
+  ['"'] = function(ox, oy)
+    local s = M.SIZE
+    love.graphics.setColor(0.10, 0.24, 0.12)
+    love.graphics.rectangle("fill", ox, oy, s, s)
+    love.graphics.setColor(0.45, 0.28, 0.12)
+    love.graphics.rectangle("fill", ox + s / 2 - 1, oy + s - 7, 3, 5)
+    love.graphics.setColor(0.22, 0.62, 0.28)
+    love.graphics.polygon("fill", ox + s / 2, oy + 2, ox + 3, oy + s - 6, ox + s - 3, oy + s - 6)
+  end,
+  ["^"] = function(ox, oy)
+    local s = M.SIZE
+    love.graphics.setColor(0.20, 0.21, 0.24)
+    love.graphics.rectangle("fill", ox, oy, s, s)
+    love.graphics.setColor(0.52, 0.54, 0.60)
+    love.graphics.polygon("fill", ox + s / 2, oy + 2, ox + 1, oy + s - 2, ox + s - 1, oy + s - 2)
+    love.graphics.setColor(0.95, 0.96, 1.00)
+    love.graphics.polygon("fill", ox + s / 2, oy + 2, ox + s / 2 - 4, oy + 8, ox + s / 2 + 4, oy + 8)
+  end,
+  ["="] = function(ox, oy)
+    local s = M.SIZE
+    water(ox, oy)
+    colour(WOOD)
+    love.graphics.rectangle("fill", ox, oy + 4, s, s - 8)
+    love.graphics.setColor(0.40, 0.23, 0.09)
+    for x = 4, s - 1, 5 do love.graphics.rectangle("fill", ox + x, oy + 4, 1, s - 8) end
+  end,
   ["."] = floor,
   ["+"] = function(ox, oy)
     local s = M.SIZE

@@ -1,11 +1,11 @@
 -- Draws a game (game.lua) with love.graphics, in one of two views: glyphs
 -- (coloured characters on a grid) or tiles (tiles.lua's tileset, walls
--- joined by map.autotile). Both show what is in sight bright, what is
--- remembered dimmed, the route being walked, and a camera window that keeps
+-- joined by level:autotile). Both show what is in sight bright, what is
+-- remembered dimmed (in the tile view, below the surface, what is in sight
+-- lit by the player's torch: game.light, level:light's colours), the route being walked, and a camera window that keeps
 -- "@" in view on levels larger than the window; a HUD line above and the
 -- message and keys below.
 -- luacheck: read globals love
-local map = require "map"
 local tiles = require "tiles"
 
 local M = {}
@@ -24,6 +24,10 @@ local GLYPH = {
   ["!"] = { 1.00, 0.35, 0.80 },
   ["+"] = { 0.90, 0.52, 0.18 },
   ["'"] = { 0.90, 0.52, 0.18 },
+  ["~"] = { 0.25, 0.50, 0.95 },
+  ['"'] = { 0.25, 0.72, 0.32 },
+  ["^"] = { 0.84, 0.86, 0.92 },
+  ["="] = { 0.78, 0.56, 0.30 },
   g = { 0.35, 0.85, 0.30 },
   o = { 0.95, 0.35, 0.30 },
 }
@@ -97,10 +101,36 @@ local function glyph(px, py, c, k)
   love.graphics.print(c, px + o[1], py + o[2])
 end
 
+-- The tile view's shade of a cell: dimmed when only remembered (darker in
+-- the dungeon, where only the torch lights); in sight, by the torch's light
+-- there (each channel from DARK up to 1), or full by day.
+local DARK = 0.3
+local function shade(game, x, y, visible)
+  local light = game.light
+  if not visible then
+    local k = light and DARK or DIM
+    return k, k, k
+  end
+  if not light then return 1, 1, 1 end
+  local function k(channel) return DARK + (1 - DARK) * channel[y][x] end
+  return k(light.r), k(light.g), k(light.b)
+end
+
+-- The torch's glow over a cell in sight, added to its tile: the light
+-- there above the dungeon's ambient level, in the torch's colour.
+local GLOW = 0.45
+local function glow(light, px, py, x, y)
+  local r, g, b = light.r[y][x], light.g[y][x], light.b[y][x]
+  love.graphics.setBlendMode("add")
+  love.graphics.setColor(GLOW * r, GLOW * g, GLOW * b, 1)
+  love.graphics.rectangle("fill", px, py, M.CELL, M.CELL)
+  love.graphics.setBlendMode("alpha")
+end
+
 -- A cell in the tile view: a wall's autotile index picks its tile; anything
--- else is drawn on a floor tile.
-local function tile(px, py, c, index, k)
-  love.graphics.setColor(k, k, k)
+-- else is drawn on a floor tile (the surface's terrain covering it).
+local function tile(px, py, c, index, r, g, b)
+  love.graphics.setColor(r, g, b)
   if index then
     love.graphics.draw(tileset.image, tileset.wall[index], px, py)
     return
@@ -110,7 +140,7 @@ local function tile(px, py, c, index, k)
   if quad and c ~= "." then
     love.graphics.draw(tileset.image, quad, px, py)
   elseif not quad then
-    glyph(px, py, c, k)
+    glyph(px, py, c, (r + g + b) / 3)
   end
 end
 
@@ -136,22 +166,25 @@ local function route_cells(game)
 end
 
 local function draw_map(game)
-  local level, m = game.level, game.level.m
+  local level, lvl = game.level, game.level.lvl
   local tiled = game.view == "tiles"
-  if tiled and not masks[level] then masks[level] = map.autotile(m, { index = true }) end
+  if tiled and not masks[level] then masks[level] = lvl:autotile { index = true } end
   local index = masks[level]
   local cx, cy = M.camera(game)
   local cols, rows = M.cells()
   local on_route = route_cells(game)
   love.graphics.setFont(glyph_font)
   for y = cy + 1, math.min(game.height, cy + rows) do
-    local row, py = m[y], M.TOP + (y - cy - 1) * M.CELL
+    local py = M.TOP + (y - cy - 1) * M.CELL
     for x = cx + 1, math.min(game.width, cx + cols) do
       local px = (x - cx - 1) * M.CELL
       local visible, seen = game:is_visible(x, y), game:was_seen(x, y)
       local k = visible and 1 or DIM
+      -- An item lies on the floor: drawn in its place, remembered like it.
+      local c = seen and (game:item_at(x, y) or lvl:get(x, y))
       if seen and tiled then
-        tile(px, py, row[x], index[y][x], k)
+        tile(px, py, c, index[y][x], shade(game, x, y, visible))
+        if visible and game.light then glow(game.light, px, py, x, y) end
       elseif visible then
         fill(px, py, LIT)
       end
@@ -159,7 +192,7 @@ local function draw_map(game)
         love.graphics.setColor(ROUTE[1], ROUTE[2], ROUTE[3], tiled and 0.6 or 1)
         love.graphics.rectangle("fill", px, py, M.CELL, M.CELL)
       end
-      if seen and not tiled then glyph(px, py, row[x], k) end
+      if seen and not tiled then glyph(px, py, c, k) end
     end
   end
   for _, monster in ipairs(level.monsters) do

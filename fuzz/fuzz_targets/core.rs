@@ -29,11 +29,11 @@ mod oracle;
 use counting::peak_of as measured;
 use serde_json::Value as Json;
 
-use map::args::{quoted, Arg, MAX_CELLS, MAX_SEED};
 use map::generators::rooms::{MAX_ROOM_HEIGHT, MAX_ROOM_WIDTH, MIN_ROOM_HEIGHT, MIN_ROOM_WIDTH};
 use map::generators::{Default as Dflt, Generator, Kind, OptionSpec, Value, LIST};
 use map::grid::Rect;
-use map::grid::{Grid, Pos, DOOR, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
+use map::grid::{byte_set, Grid, Pos, DOOR, FLOOR, GOLD, PLAYER, POTION, STAIRS, WALL};
+use map::input::{quoted, Arg, MAX_CELLS, MAX_SEED};
 use map::level::items::Item;
 use map::level::json;
 use map::level::{generate, Level, Params, ITEMS};
@@ -582,6 +582,23 @@ fn accepts(kind: Kind, arg: Arg) -> Option<Value> {
     }
 }
 
+/// Whether `arg` asks for nothing of option `o`, as docs/api.md words the
+/// rule: `false` for a switch off by default, 0 for an option whose default
+/// and least value are 0.
+fn asks_for_nothing(o: &OptionSpec, arg: Arg) -> bool {
+    let off = match (o.kind, o.default) {
+        (Kind::Bool, Dflt::Bool(false)) => Value::Bool(false),
+        (Kind::Int { min: 0, .. }, Dflt::Int(0)) => Value::Int(0),
+        (Kind::Number { min, open_min, .. }, Dflt::Number(d))
+            if min == 0.0 && !open_min && d == 0.0 =>
+        {
+            Value::Number(0.0)
+        }
+        _ => return false,
+    };
+    accepts(o.kind, arg) == Some(off)
+}
+
 /// `Ok` with what the map must be, or `Err` with how the refusal's message
 /// starts: the first check that fails in the documented order (unknown
 /// names, algorithm, other generators' options, size, seed, then each option
@@ -598,11 +615,13 @@ fn oracle(m: &Model) -> std::result::Result<Expect, String> {
         },
         _ => return Err("algorithm must be ".into()),
     };
-    // Registry order: each generator's options in turn, each name once.
+    // Registry order: each generator's options in turn, each name once; a
+    // value that asks for nothing is taken (and ignored) by every algorithm.
     let takes = |n: &str| n == ITEMS.name || algorithm.options.iter().any(|o| o.name == n);
     for a in LIST {
         for o in a.options {
-            if !takes(o.name) && m.option(o.name).is_some() {
+            let foreign = m.option(o.name).filter(|&arg| !asks_for_nothing(o, arg));
+            if !takes(o.name) && foreign.is_some() {
                 return Err(format!("option {} applies only to algorithm", o.name));
             }
         }
@@ -796,27 +815,37 @@ fn check_level(level: &Level, x: &Expect, params: &Params) {
         ),
     }
     assert_eq!(level.algorithm, x.algorithm.name);
+    // The generator's terrain: its border, its characters, what blocks
+    // walking (`#` for the levels carved from rock).
+    let terrain = x.algorithm.terrain;
+    let blocked = terrain.blocked.as_bytes();
+    assert_eq!(
+        level.blocked(),
+        Some(terrain.blocked).filter(|_| !x.algorithm.carves_rock()),
+        "the level's blocked: {params:?}"
+    );
     let at = |x: usize, y: usize| g.cells()[(y - 1) * w + (x - 1)];
+    let border = (terrain.border, terrain.border);
     for px in 1..=w {
         assert_eq!(
             (at(px, 1), at(px, h)),
-            (WALL, WALL),
+            border,
             "border broken at column {px}: {params:?}"
         );
     }
     for py in 1..=h {
         assert_eq!(
             (at(1, py), at(w, py)),
-            (WALL, WALL),
+            border,
             "border broken at row {py}: {params:?}"
         );
     }
     let count = |c: u8| g.cells().iter().filter(|&&v| v == c).count();
-    let known: &[u8] = if doors_wanted {
-        &[WALL, FLOOR, PLAYER, STAIRS, GOLD, POTION, DOOR]
-    } else {
-        &[WALL, FLOOR, PLAYER, STAIRS, GOLD, POTION]
-    };
+    let mut known = terrain.chars.to_vec();
+    known.extend([WALL, FLOOR, PLAYER, STAIRS, GOLD, POTION]);
+    if doors_wanted {
+        known.push(DOOR);
+    }
     if let Some(bad) = g.cells().iter().position(|c| !known.contains(c)) {
         panic!(
             "cell {:?} is {:?}: {params:?}",
@@ -833,13 +862,25 @@ fn check_level(level: &Level, x: &Expect, params: &Params) {
     assert_eq!(at(level.stairs.x, level.stairs.y), STAIRS);
     check_items(g, &level.items, x.items());
 
-    // Every open cell is walkable from @ (a plain breadth-first search),
-    // and reach::check agrees.
-    let dist = oracle::walk_distances(g, level.player);
-    if let Some(cut) = (0..dist.len()).find(|&i| g.cells()[i] != WALL && dist[i].is_none()) {
+    // Every cell that does not block walking is walkable from @ (a plain
+    // breadth-first search), and reach::check (with the terrain's blocked)
+    // agrees.
+    let dist = oracle::walk_distances_by(g, level.player, blocked);
+    let open = |i: usize| !blocked.contains(&g.cells()[i]);
+    if let Some(cut) = (0..dist.len()).find(|&i| open(i) && dist[i].is_none()) {
         panic!("{:?} cut off from @: {params:?}", g.pos(cut));
     }
-    assert_eq!(reach::check(g), Ok(()), "unreachable: {params:?}");
+    assert_eq!(
+        reach::check_blocked(g, &byte_set(blocked)),
+        Ok(()),
+        "unreachable: {params:?}"
+    );
+    if x.algorithm.carves_rock() {
+        assert_eq!(reach::check(g), Ok(()), "unreachable: {params:?}");
+    }
+    if x.named("overworld") {
+        check_overworld(level, &dist, params);
+    }
 
     check_rooms(level, x, &dist, params);
     check_doors(level, doors_wanted, params);
@@ -871,6 +912,28 @@ fn check_level(level: &Level, x: &Expect, params: &Params) {
     }
     check_render(g);
     check_json(level);
+}
+
+/// The overworld's own rules: `>` on the land cell (`.` or `"`; an item's
+/// cell was plains) farthest from `@` by walking, the first in row order on
+/// a tie; no rooms, no doors.
+fn check_overworld(level: &Level, dist: &[Option<u32>], params: &Params) {
+    use map::generators::overworld::FOREST;
+    let g = &level.grid;
+    let was_land = |c: u8| matches!(c, FLOOR | FOREST | GOLD | POTION | STAIRS);
+    let best = (0..g.cells().len())
+        .filter(|&i| was_land(g.cells()[i]) && dist[i].is_some())
+        .max_by_key(|&i| (dist[i], std::cmp::Reverse(i)))
+        .map(|i| g.pos(i));
+    assert_eq!(
+        best,
+        Some(level.stairs),
+        "> is not the farthest land: {params:?}"
+    );
+    assert!(
+        level.rooms.is_empty() && level.doors.is_empty(),
+        "{params:?}"
+    );
 }
 
 fn check_items(g: &Grid, items: &[Item], wanted: usize) {
@@ -1275,7 +1338,11 @@ fn template_rows<'a>(u: &mut Unstructured<'a>) -> Result<Vec<Vec<u8>>> {
     let ragged = one_in(u, 16)?;
     let mut rows = Vec::with_capacity(h);
     for _ in 0..h {
-        let len = if ragged { u.int_in_range(0..=w + 1)? } else { w };
+        let len = if ragged {
+            u.int_in_range(0..=w + 1)?
+        } else {
+            w
+        };
         let mut row = Vec::with_capacity(len);
         for _ in 0..len {
             row.push(match u.int_in_range(0..=15u8)? {
@@ -1331,11 +1398,17 @@ fn fuzz_design(u: &mut Unstructured) -> Result<()> {
         let (rotate, required) = (field(u, Arg::Bool(true))?, field(u, Arg::Bool(false))?);
         match Template::new(n, &rows, count, rotate, required) {
             Ok(t) => params.design.vaults.push(t),
-            Err(e) => return Ok(refused(e, &format!("vaults[{n}]"))),
+            Err(e) => {
+                refused(e, &format!("vaults[{n}]"));
+                return Ok(());
+            }
         }
     }
     if u.arbitrary()? {
-        let (x, y) = (u.int_in_range(-1..=w as i64 + 1)?, u.int_in_range(-1..=h as i64 + 1)?);
+        let (x, y) = (
+            u.int_in_range(-1..=w as i64 + 1)?,
+            u.int_in_range(-1..=h as i64 + 1)?,
+        );
         params.design.arrive = Some((x, y));
     }
     for n in 1..=u.int_in_range(0..=3)? {
@@ -1343,24 +1416,56 @@ fn fuzz_design(u: &mut Unstructured) -> Result<()> {
             0 => any_arg(u)?,
             _ => Arg::Str(u.choose(&[&b"M"[..], b"k", b"&", b"#", b"@", b"$", b"MM"])?),
         };
-        let usual = (Arg::Int(u.int_in_range(0..=40)?), Arg::Int(u.int_in_range(0..=30)?));
+        let usual = (
+            Arg::Int(u.int_in_range(0..=40)?),
+            Arg::Int(u.int_in_range(0..=30)?),
+        );
         let (count, min) = (field(u, usual.0)?, field(u, usual.1)?);
         let hidden = field(u, Arg::Bool(true))?;
         match Placement::new(n, char, count, min, hidden) {
             Ok(p) => params.design.place.push(p),
-            Err(e) => return Ok(refused(e, &format!("place[{n}]"))),
+            Err(e) => {
+                refused(e, &format!("place[{n}]"));
+                return Ok(());
+            }
         }
     }
     let cells = w * h;
     let (result, heap) = measured(|| generate(&params));
     let bound = map::memory::bound_generate(cells) + params.design.bound(cells);
-    assert!(heap <= bound, "generate held {heap} bytes, bound {bound}: {params:?}");
+    assert!(
+        heap <= bound,
+        "generate held {heap} bytes, bound {bound}: {params:?}"
+    );
+    // Off rock, vaults and arrive are refused before anything is made.
+    let off_rock = !algorithm.carves_rock()
+        && (!params.design.vaults.is_empty() || params.design.arrive.is_some());
+    if off_rock {
+        let asked = if params.design.vaults.is_empty() {
+            "arrive"
+        } else {
+            "vaults"
+        };
+        let e = result.expect_err("vaults or arrive taken off rock");
+        let why = format!("{asked} applies only to levels carved from rock");
+        assert!(e.starts_with(&why), "{e}: {params:?}");
+        return Ok(());
+    }
     let level = match result {
         Ok(level) => level,
         Err(e) => {
-            let named = ["vault", "arrive", "place", "cannot place", "no floor cell outside the vaults"];
+            let named = [
+                "vault",
+                "arrive",
+                "place",
+                "cannot place",
+                "no floor cell outside the vaults",
+            ];
             let fill = e.contains("@ and > need at least 2");
-            assert!(named.iter().any(|n| e.starts_with(n)) || fill, "refused: {e}: {params:?}");
+            assert!(
+                named.iter().any(|n| e.starts_with(n)) || fill,
+                "refused: {e}: {params:?}"
+            );
             assert!(!e.contains("internal"), "{e}: {params:?}");
             return Ok(());
         }
@@ -1368,25 +1473,51 @@ fn fuzz_design(u: &mut Unstructured) -> Result<()> {
     let g = &level.grid;
     let case = format!("{params:?}");
     let count = |c: u8| g.cells().iter().filter(|&&v| v == c).count();
-    assert_eq!((count(PLAYER), count(STAIRS)), (1, 1), "@ and > counts: {case}");
-    assert_eq!((g.get(level.player), g.get(level.stairs)), (PLAYER, STAIRS), "{case}");
+    assert_eq!(
+        (count(PLAYER), count(STAIRS)),
+        (1, 1),
+        "@ and > counts: {case}"
+    );
+    assert_eq!(
+        (g.get(level.player), g.get(level.stairs)),
+        (PLAYER, STAIRS),
+        "{case}"
+    );
+    let terrain = algorithm.terrain;
     for i in 0..cells {
         let p = g.pos(i);
         if p.x == 1 || p.y == 1 || p.x == w || p.y == h {
-            assert_eq!(g.cells()[i], WALL, "border broken at {p:?}: {case}");
+            assert_eq!(
+                g.cells()[i],
+                terrain.border,
+                "border broken at {p:?}: {case}"
+            );
         }
     }
-    let dist = oracle::walk_distances(g, level.player);
-    for i in 0..cells {
-        assert!(g.cells()[i] == WALL || dist[i].is_some(), "{:?} cut off: {case}", g.pos(i));
+    let blocked = terrain.blocked.as_bytes();
+    let dist = oracle::walk_distances_by(g, level.player, blocked);
+    for (i, (&cell, d)) in g.cells().iter().zip(&dist).enumerate() {
+        assert!(
+            blocked.contains(&cell) || d.is_some(),
+            "{:?} cut off: {case}",
+            g.pos(i)
+        );
     }
     oracle::check_vaults(&level, &params, &case);
     oracle::check_placed(&level, &params, &dist, &case);
     oracle::check_stairs(&level, &params, &dist, &case);
     for item in &level.items {
-        assert!(!oracle::in_vault(&level, item.pos), "an item in a vault: {case}");
+        assert!(
+            !oracle::in_vault(&level, item.pos),
+            "an item in a vault: {case}"
+        );
     }
-    if params.design.vaults.iter().all(|t| !t.cells.contains(&DOOR)) {
+    if params
+        .design
+        .vaults
+        .iter()
+        .all(|t| !t.cells.contains(&DOOR))
+    {
         oracle::check_doors_and_exits(&level, &case);
     }
     check_json(&level);

@@ -25,25 +25,39 @@
 //!   nearest frontier cell; `sample` draws distinct candidates;
 //! - `line` is symmetric and 8-connected; `visible` and `along` equal
 //!   `fov`; `parse` reads back `render`, and any bytes give a map or an
-//!   error.
+//!   error;
+//! - `autotile`: every mode, class, edge rule and `index`, against masks
+//!   made neighbour by neighbour from the grid.
+//! - `light`: every cell in [0, 1]; a cell is the ambient level where no
+//!   light's field of view holds it, else the ambient level plus the sum of
+//!   the shares of those that see it, clamped; the same from any rectangle
+//!   holding the lights' windows; `noise`: any settings within the bounds
+//!   and any coordinates within 2^53 give a value in [-1, 1], the same
+//!   twice, and `grid` is `get` at each cell.
 
 #![no_main]
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 
+#[path = "shared/draw.rs"]
+mod draw;
+
 #[path = "../../tests/support/oracle.rs"]
 mod oracle;
 
 use oracle::{around, check_window, cost_of, legal};
 
-use map::grid::{byte_set, ByteSet, Grid, Pos};
-use map::toolkit::board::{Limits, Source, Walk, BEYOND, MAX_COST, UNREACHED};
+use map::grid::{Grid, Pos, Rect};
+use map::toolkit::autotile::{masks, Autotile, Mode, BLOB, E, N, NE, NW, S, SE, SW, W};
+use map::toolkit::board::{Limits, Source, Walk, BEYOND, UNREACHED};
 use map::toolkit::distances::{distances, distances_from};
 use map::toolkit::explore::explore;
 use map::toolkit::flee::{flee, scaled};
 use map::toolkit::fov::visible;
+use map::toolkit::light::{light, Ambient, Light};
 use map::toolkit::line::line;
+use map::toolkit::noise::{self, Noise, Origin, Settings};
 use map::toolkit::parse;
 use map::toolkit::path::{path, path_within, NoPath};
 use map::toolkit::sample::{sample, Filter, Near};
@@ -53,80 +67,19 @@ use map::toolkit::visible::{along, visible as visible_between};
 /// Characters a grid is usually drawn from.
 const CHARS: &[u8] = b"#.~+@>$!";
 
-fn grid(u: &mut Unstructured) -> Result<Grid> {
-    let (w, h) = match u.int_in_range(0..=9u8)? {
-        0 => (1, u.int_in_range(1..=2000)?),
-        1 => (u.int_in_range(1..=2000)?, 1),
-        2..=4 => (u.int_in_range(1..=8)?, u.int_in_range(1..=8)?),
-        _ => (u.int_in_range(1..=64)?, u.int_in_range(1..=64)?),
-    };
-    let raw = u.ratio(1, 8)?;
-    let walls: u8 = u.int_in_range(0..=100)?;
-    let mut cells = Vec::with_capacity(w * h);
-    for _ in 0..w * h {
-        let b: u8 = u.arbitrary().unwrap_or(0);
-        cells.push(if raw {
-            b
-        } else if u32::from(b) * 100 < u32::from(walls) * 256 {
-            b'#'
-        } else {
-            CHARS[1 + b as usize % (CHARS.len() - 1)]
-        });
-    }
-    Ok(Grid::from_cells(w, h, cells))
-}
-
-fn byte_set_of(u: &mut Unstructured) -> Result<ByteSet> {
-    Ok(match u.int_in_range(0..=3u8)? {
-        0 => byte_set(b"#"),
-        1 => [false; 256],
-        2 => {
-            let mut set = byte_set(b"#");
-            for &c in &CHARS[1..] {
-                set[c as usize] = u.ratio(1, 4)?;
-            }
-            set
-        }
-        _ => {
-            let n = u.int_in_range(0..=8)?;
-            byte_set(u.bytes(n)?)
-        }
-    })
-}
-
 fn cell(u: &mut Unstructured, g: &Grid) -> Result<Pos> {
     Ok(g.pos(u.choose_index(g.cells().len())?))
 }
 
 fn walk(u: &mut Unstructured) -> Result<Walk> {
-    let blocked = byte_set_of(u)?;
-    let diagonal = u.arbitrary()?;
-    let cost = if u.arbitrary()? {
-        let mut cost = Box::new([1; 256]);
-        let big = u.ratio(1, 4)?;
-        for c in cost.iter_mut() {
-            *c = if big {
-                u.int_in_range(1..=MAX_COST)?
-            } else {
-                u.int_in_range(1..=9)?
-            };
-        }
-        Some(cost)
-    } else {
-        None
-    };
-    Ok(Walk {
-        blocked,
-        diagonal,
-        cost,
-    })
+    draw::walk(u, CHARS, |u| u.arbitrary())
 }
 
 // ---------------------------------------------------------------------------
 // Field of view.
 
 fn check_fov(u: &mut Unstructured, g: &Grid) -> Result<()> {
-    let opaque = byte_set_of(u)?;
+    let opaque = draw::byte_set_of(u, CHARS)?;
     let origin = cell(u, g)?;
     let full = visible(g, origin, None, &opaque);
     assert_eq!(full.len(), g.cells().len());
@@ -380,7 +333,7 @@ fn check_limits(u: &mut Unstructured, g: &Grid) -> Result<()> {
 fn check_turns(u: &mut Unstructured, g: &Grid) -> Result<()> {
     let mut w = walk(u)?;
     w.cost = None;
-    let opaque = byte_set_of(u)?;
+    let opaque = draw::byte_set_of(u, CHARS)?;
     let (from, to) = (cell(u, g)?, cell(u, g)?);
     let radius = if u.arbitrary()? {
         Some(u.int_in_range(0..=30)?)
@@ -424,7 +377,7 @@ fn check_turns(u: &mut Unstructured, g: &Grid) -> Result<()> {
     );
     // sample: distinct candidates.
     let filter = Filter {
-        chars: byte_set_of(u)?,
+        chars: draw::byte_set_of(u, CHARS)?,
         from: Some(Near {
             pos: from,
             walk: w.clone(),
@@ -432,6 +385,7 @@ fn check_turns(u: &mut Unstructured, g: &Grid) -> Result<()> {
             max: None,
         }),
         hidden: if u.arbitrary()? { Some(opaque) } else { None },
+        excluded: Vec::new(),
     };
     let count = u.int_in_range(0..=8)?;
     if let Ok(cells) = sample(g, count, u.arbitrary()?, &filter) {
@@ -467,13 +421,198 @@ fn check_turns(u: &mut Unstructured, g: &Grid) -> Result<()> {
     Ok(())
 }
 
+// ---------------------------------------------------------------------------
+// Autotile masks.
+
+/// The neighbours' offsets in bit order (N = 1 ... NW = 128), north being
+/// the row above.
+const COMPASS: [(isize, isize); 8] = [
+    (0, -1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+
+/// `masks` against a mask made neighbour by neighbour from the grid (off
+/// the map: `edge`), then cut by the mode: the four sides alone, or a
+/// corner kept only between two set sides, whose 47 masks `BLOB` lists in
+/// order (`index`: the rank in it).
+fn check_autotile(u: &mut Unstructured, g: &Grid) -> Result<()> {
+    let tile = Autotile {
+        class: draw::byte_set_of(u, CHARS)?,
+        mode: *u.choose(&[Mode::Blob, Mode::Eight, Mode::Four])?,
+        edge: u.arbitrary()?,
+        index: u.arbitrary()?,
+    };
+    let got = masks(g, &tile);
+    assert_eq!(got.len(), g.cells().len());
+    let (w, h) = (g.width() as isize, g.height() as isize);
+    let in_class = |x: isize, y: isize| {
+        if (1..=w).contains(&x) && (1..=h).contains(&y) {
+            tile.class[g.get(Pos {
+                x: x as usize,
+                y: y as usize,
+            }) as usize]
+        } else {
+            tile.edge
+        }
+    };
+    for (i, &mask) in got.iter().enumerate() {
+        let p = g.pos(i);
+        let (x, y) = (p.x as isize, p.y as isize);
+        if !in_class(x, y) {
+            assert_eq!(mask, None, "{p:?} is not of the class");
+            continue;
+        }
+        let all = (0..8)
+            .filter(|&bit| in_class(x + COMPASS[bit].0, y + COMPASS[bit].1))
+            .fold(0u8, |m, bit| m | 1 << bit);
+        let sides = all & (N | E | S | W);
+        let want = match tile.mode {
+            Mode::Eight => all,
+            Mode::Four => sides,
+            Mode::Blob => {
+                let corners = [(NE, N, E), (SE, S, E), (SW, S, W), (NW, N, W)];
+                let blob = corners.iter().fold(sides, |m, &(corner, a, b)| {
+                    let joined = all & corner != 0 && sides & a != 0 && sides & b != 0;
+                    m | if joined { corner } else { 0 }
+                });
+                let rank = BLOB.iter().position(|&m| m == blob);
+                let rank = rank.expect("a blob mask is one of the 47") as u8;
+                if tile.index {
+                    rank
+                } else {
+                    blob
+                }
+            }
+        };
+        assert_eq!(mask, Some(want), "{p:?} {tile:?}");
+    }
+    Ok(())
+}
+
+// Light and noise.
+
+fn check_light(u: &mut Unstructured, g: &Grid) -> Result<()> {
+    let size = (g.width(), g.height());
+    let opaque = draw::byte_set_of(u, CHARS)?;
+    let mut lights = Vec::new();
+    for _ in 0..u.int_in_range(0..=5)? {
+        let radius = match u.int_in_range(0..=2u8)? {
+            0 => u.int_in_range(0..=12)?,
+            1 => *u.choose(&[u64::MAX, 1 << 53, 4000])?,
+            _ => u.arbitrary()?,
+        };
+        let color = match u.arbitrary::<bool>()? {
+            true => Some([u.int_in_range(0..=10u8)?, 3, 10].map(|c| f64::from(c) / 10.0)),
+            false => None,
+        };
+        lights.push(Light {
+            pos: cell(u, g)?,
+            radius,
+            intensity: f64::from(u.int_in_range(0..=40u8)?) / 10.0,
+            color,
+        });
+    }
+    let ambient = Ambient::Grey(f64::from(u.int_in_range(0..=10u8)?) / 10.0);
+    let whole = Rect::whole(size);
+    let lit = light(size, g, whole, &lights, &opaque, ambient);
+    let Ambient::Grey(base) = ambient else {
+        unreachable!()
+    };
+    for (k, channel) in lit.iter().enumerate() {
+        for (i, &v) in channel.iter().enumerate() {
+            let p = g.pos(i);
+            assert!((0.0..=1.0).contains(&v), "{v} at {p:?}");
+            let mut want = base;
+            for l in &lights {
+                let r = l.radius.min((size.0 + size.1) as u64) as usize;
+                if visible(g, l.pos, Some(r), &opaque)[i] {
+                    let (dx, dy) = (p.x.abs_diff(l.pos.x), p.y.abs_diff(l.pos.y));
+                    let share = l.share(((dx * dx + dy * dy) as f64).sqrt());
+                    want += match (lit.len(), l.color) {
+                        (3, Some(c)) => share * c[k],
+                        _ => share,
+                    };
+                }
+            }
+            assert_eq!(v, want.min(1.0), "{p:?} channel {k}");
+        }
+    }
+    if let Some(area) = lights
+        .iter()
+        .map(|l| l.window(size))
+        .reduce(|a, b| a.union(&b))
+    {
+        let mut cells = Vec::new();
+        for y in area.y..area.y + area.h {
+            let start = g.index(Pos { x: area.x, y });
+            cells.extend_from_slice(&g.cells()[start..start + area.w]);
+        }
+        let part = Grid::from_cells(area.w, area.h, cells);
+        assert_eq!(light(size, &part, area, &lights, &opaque, ambient), lit);
+    }
+    Ok(())
+}
+
+fn check_noise(u: &mut Unstructured) -> Result<()> {
+    let settings = Settings {
+        seed: u.arbitrary()?,
+        kind: *u.choose(&[noise::Kind::Simplex, noise::Kind::Perlin])?,
+        octaves: u.int_in_range(1..=noise::MAX_OCTAVES)?,
+        frequency: f64::from(u.int_in_range(1..=1u32 << 20)?)
+            / f64::from(u.int_in_range(1..=4096u32)?),
+        persistence: f64::from(u.int_in_range(0..=100u8)?) / 100.0,
+        lacunarity: f64::from(u.int_in_range(100..=1600u16)?) / 100.0,
+    };
+    let n = Noise::new(settings);
+    let coordinate = |u: &mut Unstructured| -> Result<f64> {
+        let c: f64 = u.arbitrary()?;
+        Ok(if c.is_finite() && c.abs() <= noise::MAX_COORDINATE {
+            c
+        } else {
+            0.5
+        })
+    };
+    for _ in 0..8 {
+        let (x, y) = (coordinate(u)?, coordinate(u)?);
+        let v = n.get(x, y);
+        assert!((-1.0..=1.0).contains(&v), "{v} at ({x}, {y})");
+        assert_eq!(v.to_bits(), n.get(x, y).to_bits());
+    }
+    let (x0, y0) = (
+        Origin::Float(coordinate(u)?),
+        Origin::Int(u.int_in_range(-1000..=1000)?),
+    );
+    let (w, h) = (u.int_in_range(1..=8)?, u.int_in_range(1..=8)?);
+    let g = n.grid(w, h, x0, y0);
+    for y in 1..=h {
+        for x in 1..=w {
+            assert_eq!(
+                g[(y - 1) * w + x - 1].to_bits(),
+                n.get(x0.at(x), y0.at(y)).to_bits()
+            );
+        }
+    }
+    Ok(())
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
-    let Ok(g) = grid(&mut u) else { return };
-    let _ = match u.int_in_range(0..=3u8).unwrap_or(0) {
+    let Ok(g) = draw::grid(&mut u, CHARS, 2000) else {
+        return;
+    };
+    let _ = match u.int_in_range(0..=6u8).unwrap_or(0) {
         0 => check_fov(&mut u, &g),
         1 => check_walks(&mut u, &g),
         2 => check_limits(&mut u, &g),
+        3 => check_autotile(&mut u, &g),
+        4 => check_light(&mut u, &g),
+        5 => check_noise(&mut u),
         _ => check_turns(&mut u, &g),
     };
 });

@@ -100,19 +100,52 @@ function M.random_seed()
   return n
 end
 
--- A number of an option's description as text: integers without a decimal point.
-local function number_text(x)
-  if x == math.floor(x) and math.abs(x) < 2 ^ 53 then return string.format("%d", x) end
-  return tostring(x)
+-- A number as text, by its type: an integer with "%d" (exact up to 2^53 on
+-- LuaJIT too, where tostring would round it), a number with "%.14g" (what
+-- tostring gives for non-integers on both interpreters, but "1" for 1.0).
+-- The one form of the CLI's --help, the page's inputs and the values the
+-- page shows.
+function M.number_text(x, kind)
+  if kind == "integer" then return string.format("%d", x) end
+  return (string.format("%.14g", x))
 end
 
--- What an option allows, in words: "integer from 1 to 10000", "number in
--- (0, 1]", "boolean" (the CLI's --help and docs/generators.md).
-function M.allowed(option)
-  local low, high = number_text(option.min or 0), number_text(option.max or 0)
-  if option.type == "integer" then return ("integer from %s to %s"):format(low, high) end
-  if option.type == "number" then return ("number in %s%s, %s]"):format(option.open_min and "(" or "[", low, high) end
-  return "boolean"
+-- An option's range in words, from its description (map.describe), in one
+-- of two wordings. "allowed" (the default: the CLI's --help, the types'
+-- docs, docs/generators.md): "integer from 1 to 10000", "number in (0, 1]",
+-- "boolean". "title" (the page's inputs, said rather than written): "1 to
+-- 10000", "over 0, up to 1". Rust's check() words its messages itself.
+local WORDINGS = {
+  allowed = { integer = "integer from %s to %s", closed = "number in [%s, %s]", open = "number in (%s, %s]" },
+  title = { integer = "%s to %s", closed = "%s to %s", open = "over %s, up to %s" },
+}
+function M.allowed(option, wording)
+  if option.type == "boolean" then return "boolean" end
+  local forms = WORDINGS[wording or "allowed"]
+  local form = option.type == "integer" and forms.integer or option.open_min and forms.open or forms.closed
+  return form:format(M.number_text(option.min, option.type), M.number_text(option.max, option.type))
+end
+
+-- The value of an option that asks for nothing, which every algorithm takes
+-- (and ignores) so that one table of options serves every algorithm: false
+-- for a switch off by default, 0 for an option whose default and least
+-- value are 0 (docs/api.md); nil where every value asks for something. The
+-- module's rule, for the types and the docs (spec/types_spec.lua checks
+-- that the module agrees).
+function M.nothing(option)
+  if option.default == false then return false end
+  if option.default == 0 and option.min == 0 and not option.open_min then return 0 end
+  return nil
+end
+
+-- Whether a module's error is an internal one (a bug in the module, not in
+-- the arguments): map.INTERNAL_ERROR right after the function's name
+-- ("map.generate_text: internal error (please report): ..."). Only there:
+-- a message about the arguments may quote the caller's text, which could
+-- hold the marker too (`lua main.lua 60 20 1 'internal error'`).
+function M.is_internal(err)
+  local colon = err:find(": ", 1, true)
+  return colon ~= nil and err:sub(colon + 2, colon + 1 + #map.INTERNAL_ERROR) == map.INTERNAL_ERROR
 end
 
 return M

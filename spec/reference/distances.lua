@@ -6,7 +6,7 @@
 --   distances(m, sources [, options])  -> d, d[y][x] integer or false
 --
 -- `sources` is a position {x=, y=} or an array of them; `options` as the
--- module's: blocked (default "#"), diagonal (default false), cost (char ->
+-- module's: blocked (default m.blocked, else "#"), diagonal (default false), cost (char ->
 -- positive integer cost of entering, default 1). A source counts even on a
 -- blocked cell.
 --
@@ -137,7 +137,7 @@ end
 
 function M.distances(m, sources, options)
   options = options or {}
-  local blocked = char_set(options.blocked or "#")
+  local blocked = char_set(options.blocked or m.blocked or "#")
   local dirs = options.diagonal and 8 or 4
   local h = #m
   local w = #m[1]

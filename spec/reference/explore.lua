@@ -4,7 +4,7 @@
 --
 --   explore(m, known, x, y [, options])  -> path {{x=, y=}, ...} | nil, "explored"
 --
--- Unit costs only (options blocked, default "#", diagonal, avoid). A
+-- Unit costs only (options blocked, default m.blocked or "#", diagonal, avoid). A
 -- breadth-first walk from (x, y) over the known cells that may be entered,
 -- level by level until a level holds a frontier cell (known, may be
 -- entered, a neighbour on the map not known): the first such cell in row
@@ -22,7 +22,7 @@ local char_set, DX, DY = grid.char_set, grid.DX, grid.DY
 function M.explore(m, known, x, y, options)
   options = options or {}
   local h, w = #m, #m[1]
-  local blocked = char_set(options.blocked or "#")
+  local blocked = char_set(options.blocked or m.blocked or "#")
   local dirs = options.diagonal and 8 or 4
   local avoided = {}
   local avoid = options.avoid

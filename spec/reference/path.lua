@@ -28,7 +28,7 @@ local heap_push, heap_pop = heap.push, heap.pop
 
 function M.path(m, x1, y1, x2, y2, options)
   options = options or {}
-  local blocked = char_set(options.blocked or "#")
+  local blocked = char_set(options.blocked or m.blocked or "#")
   local diagonal = options.diagonal
   local dirs = diagonal and 8 or 4
   local cost = options.cost or {}
@@ -117,7 +117,7 @@ end
 -- A*; the benchmark's second, cheaper pure-Lua route for uniform costs.
 function M.path_bfs(m, x1, y1, x2, y2, options)
   options = options or {}
-  local blocked = char_set(options.blocked or "#")
+  local blocked = char_set(options.blocked or m.blocked or "#")
   local dirs = options.diagonal and 8 or 4
   if x1 == x2 and y1 == y2 then return { { x = x1, y = y1 } } end
   if blocked[m[y2][x2]] then return nil, string.format("goal (%d,%d) is blocked", x2, y2) end
@@ -161,7 +161,7 @@ end
 -- each cell but the first), or nil and what is wrong.
 function M.walk_cost(m, p, x1, y1, x2, y2, options)
   options = options or {}
-  local blocked, cost = char_set(options.blocked or "#"), options.cost or {}
+  local blocked, cost = char_set(options.blocked or m.blocked or "#"), options.cost or {}
   local h, w = #m, #m[1]
   local function enterable(x, y)
     return x >= 1 and x <= w and y >= 1 and y <= h and not blocked[m[y][x]]

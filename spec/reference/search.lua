@@ -6,7 +6,7 @@
 --   search(m, sources [, options])  -> d, d[y][x] integer or false
 --
 -- `sources` is a position {x=, y=, value=} or an array of them (value
--- default 0); `options` as map.distances': blocked (default "#"), diagonal,
+-- default 0); `options` as map.distances': blocked (default m.blocked or "#"), diagonal,
 -- cost (char -> cost of entering), avoid (a position or an array of them),
 -- known (rows; a cell whose known[y][x] is not truthy cannot be entered),
 -- max (cells farther are false). A source counts even on a cell that
@@ -32,7 +32,7 @@ end
 
 -- open[(y - 1) * w + x]: whether the cell may be entered.
 local function open_cells(m, w, h, options)
-  local blocked = char_set(options.blocked or "#")
+  local blocked = char_set(options.blocked or m.blocked or "#")
   local known = options.known
   local open = new_tab(w * h, 0)
   local i = 0

@@ -6,7 +6,7 @@
 --
 -- The neighbour of (x, y) with the least value in d (false counts as
 -- higher than any number) strictly below d[y][x], that may be entered
--- (options blocked, default "#", avoid, known) and, for a diagonal step
+-- (options blocked, default m.blocked or "#", avoid, known) and, for a diagonal step
 -- (options.diagonal), passes between two cells that may be entered; ties
 -- by the order N, E, S, W, NE, SE, SW, NW.
 local grid = require "spec.reference.grid"
@@ -38,9 +38,9 @@ local function is_avoided(avoid, x, y)
 end
 
 function M.step(m, d, x, y, options)
-  local blocked, diagonal, avoid, known = blocked_set("#"), false, nil, nil
+  local blocked, diagonal, avoid, known = blocked_set(m.blocked or "#"), false, nil, nil
   if options then
-    blocked = blocked_set(options.blocked or "#")
+    blocked = blocked_set(options.blocked or m.blocked or "#")
     diagonal, avoid, known = options.diagonal, options.avoid, options.known
   end
   local h, w = #m, #m[1]

@@ -11,7 +11,7 @@
 use crate::generators::{Generator, Default, Kind, Layout, OptionSpec, Options};
 use super::shared::{fill_option, fill_target};
 use crate::grid::{Grid, Pos, FLOOR};
-use crate::args::MAX_CELLS;
+use crate::input::MAX_CELLS;
 use crate::rng::Rng;
 
 pub const GENERATOR: Generator = Generator {
@@ -20,26 +20,28 @@ pub const GENERATOR: Generator = Generator {
     // One interior row or column inside the border.
     min_width: 3,
     min_height: 3,
-    options: &[
-        fill_option(0.5),
-        OptionSpec {
-            name: "max_frontier",
-            kind: Kind::Int {
-                min: 1,
-                max: MAX_CELLS as i64,
-            },
-            default: Default::ShorterSide,
-            doc: "the frontier's soft cap: low values make narrow passages",
-        },
-    ],
+    options: &[FILL, MAX_FRONTIER],
+    terrain: &super::ROCK,
     carve: layout,
+};
+
+const FILL: OptionSpec = fill_option(0.5);
+
+const MAX_FRONTIER: OptionSpec = OptionSpec {
+    name: "max_frontier",
+    kind: Kind::Int {
+        min: 1,
+        max: MAX_CELLS as i64,
+    },
+    default: Default::ShorterSide,
+    doc: "the frontier's soft cap: low values make narrow passages",
 };
 
 /// `round(fill * interior cells)` carved, `@` at the centre where carving
 /// starts; `>` by the shared rule (the farthest floor cell).
 fn layout(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, String> {
-    let target = fill_target(opts.number("fill"), grid.width(), grid.height())?;
-    let max_frontier = opts.int("max_frontier") as usize;
+    let (fill, max_frontier) = (opts.number(&FILL), opts.count(&MAX_FRONTIER));
+    let target = fill_target(fill, grid.width(), grid.height())?;
     let player = carve(grid, target, max_frontier, rng).start;
     Ok(Layout {
         rooms: Vec::new(),
@@ -147,11 +149,8 @@ fn refill(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::Arg;
     use crate::grid::WALL;
-    use crate::level::{generate, Params};
     use crate::toolkit::board::{Walk, UNREACHED};
-    use crate::toolkit::reach;
     use crate::toolkit::distances::distances;
 
     fn cave(w: usize, h: usize, target: usize, max_frontier: usize, seed: i64) -> (Grid, Cave) {
@@ -223,97 +222,6 @@ mod tests {
         assert_eq!(g.get(c.start), FLOOR);
     }
 
-    /// The parameters of a whole cave level, through the pipeline.
-    fn level_params(width: i64, height: i64, seed: i64) -> Params<'static> {
-        Params {
-            algorithm: Arg::Str(b"cave"),
-            ..Params::new(Arg::Int(width), Arg::Int(height), Arg::Int(seed))
-        }
-    }
-
-    #[test]
-    fn caves_are_reachable_with_stairs_farthest_from_the_player() {
-        for seed in 0..200 {
-            for (w, h) in [(3, 200), (6, 200), (80, 50), (9, 5)] {
-                let level = generate(&level_params(w, h, seed)).unwrap();
-                let g = &level.grid;
-                assert_eq!(level.algorithm, "cave");
-                assert!(level.rooms.is_empty());
-                assert_eq!(reach::check(g), Ok(()), "seed {seed} {w}x{h}");
-                assert_eq!(
-                    level.player,
-                    Pos {
-                        x: (w as usize).div_ceil(2),
-                        y: (h as usize).div_ceil(2)
-                    }
-                );
-                let dist = distances(g, &[level.player], &Walk::new());
-                let stairs = dist[g.index(level.stairs)];
-                let walkable = |i: usize| g.cells()[i] != WALL && dist[i] != UNREACHED;
-                assert!((0..dist.len())
-                    .filter(|&i| walkable(i))
-                    .all(|i| dist[i] <= stairs));
-                let interior = (w - 2) * (h - 2);
-                let floor = g.cells().iter().filter(|&&c| c != WALL).count() as i64;
-                assert_eq!(
-                    floor,
-                    (interior as f64 * 0.5).round() as i64,
-                    "carved count"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn cave_options_are_checked() {
-        let with = |key: &[u8], value| generate(&level_params(80, 50, 1).with(key, value)).map(|l| l.grid);
-        let fill_error = "fill must be a number in (0, 1], got";
-        for bad in [
-            Arg::Float(0.0),
-            Arg::Float(1.5),
-            Arg::Float(f64::NAN),
-            Arg::Int(2),
-            Arg::Str(b"x"),
-        ] {
-            assert!(
-                with(b"fill", bad).unwrap_err().starts_with(fill_error),
-                "{bad:?}"
-            );
-        }
-        assert!(with(b"fill", Arg::Int(1)).is_ok());
-        for bad in [Arg::Int(0), Arg::Float(2.5), Arg::Int(-3)] {
-            let err = with(b"max_frontier", bad).unwrap_err();
-            assert!(
-                err.starts_with("max_frontier must be an integer from 1"),
-                "{err}"
-            );
-        }
-        assert_eq!(
-            with(b"rooms", Arg::Int(3)).unwrap_err(),
-            "option rooms applies only to algorithm \"rooms\""
-        );
-        let rooms = Params::new(Arg::Int(60), Arg::Int(20), Arg::Int(1)).with(b"fill", Arg::Float(0.3));
-        assert!(generate(&rooms)
-            .unwrap_err()
-            .starts_with("option fill applies only to algorithm"));
-        assert!(generate(&level_params(3, 3, 1))
-            .unwrap_err()
-            .contains("@ and > need at least 2"));
-        assert_eq!(
-            generate(&level_params(2, 9, 1)).unwrap_err(),
-            "width must be an integer >= 3, got 2"
-        );
-    }
-
-    #[test]
-    fn max_frontier_and_fill_change_the_cave() {
-        let base = generate(&level_params(80, 50, 5)).unwrap().grid;
-        let p = level_params(80, 50, 5).with(b"max_frontier", Arg::Int(3));
-        assert_ne!(generate(&p).unwrap().grid, base);
-        let p = level_params(80, 50, 5).with(b"fill", Arg::Float(0.9));
-        let dense = generate(&p).unwrap().grid;
-        assert_eq!(dense.cells().iter().filter(|&&c| c != WALL).count(), 3370);
-    }
 }
 
 #[cfg(test)]

@@ -41,25 +41,27 @@ pub const GENERATOR: Generator = Generator {
     doc: "Caves grown from random noise by the 4-5 cellular-automaton rule, every cave joined by tunnels",
     min_width: 4,
     min_height: 3,
-    options: &[
-        OptionSpec {
-            name: "probability",
-            kind: Kind::Number {
-                min: 0.0,
-                max: 1.0,
-                open_min: false,
-            },
-            default: generators::Default::Number(0.45),
-            doc: "chance that an interior cell starts as wall, before smoothing",
-        },
-        OptionSpec {
-            name: "generations",
-            kind: Kind::Int { min: 0, max: 20 },
-            default: generators::Default::Int(4),
-            doc: "smoothing passes of the 4-5 rule (most caves stop changing within 10)",
-        },
-    ],
+    options: &[PROBABILITY, GENERATIONS],
+    terrain: &super::ROCK,
     carve,
+};
+
+const PROBABILITY: OptionSpec = OptionSpec {
+    name: "probability",
+    kind: Kind::Number {
+        min: 0.0,
+        max: 1.0,
+        open_min: false,
+    },
+    default: generators::Default::Number(0.45),
+    doc: "chance that an interior cell starts as wall, before smoothing",
+};
+
+const GENERATIONS: OptionSpec = OptionSpec {
+    name: "generations",
+    kind: Kind::Int { min: 0, max: 20 },
+    default: generators::Default::Int(4),
+    doc: "smoothing passes of the 4-5 rule (most caves stop changing within 10)",
 };
 
 /// In the working copy: 1 for wall, 0 for floor, so a 3x3 sum counts walls.
@@ -70,8 +72,8 @@ const WALLS_TO_STAY: u8 = 5;
 
 fn carve(grid: &mut Grid, options: &Options, rng: &mut Rng) -> Result<Layout, String> {
     let (w, h) = (grid.width(), grid.height());
-    let generations = options.int("generations") as usize;
-    let mut walls = random_fill(w, h, options.number("probability"), rng);
+    let (probability, generations) = (options.number(&PROBABILITY), options.count(&GENERATIONS));
+    let mut walls = random_fill(w, h, probability, rng);
     smooth(&mut walls, w, h, generations);
     let floor = join_regions(&mut walls, w, h);
     if floor < 2 {
@@ -383,8 +385,8 @@ mod tests {
 
     fn options(probability: f64, generations: i64) -> Options {
         Options::new(vec![
-            ("probability", Value::Number(probability)),
-            ("generations", Value::Int(generations)),
+            (PROBABILITY.name, Value::Number(probability)),
+            (GENERATIONS.name, Value::Int(generations)),
         ])
     }
 

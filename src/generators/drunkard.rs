@@ -36,19 +36,21 @@ pub const GENERATOR: Generator = Generator {
     doc: "Drunkard's walk: random walkers carve a winding cave out from the centre",
     min_width: 4,
     min_height: 3,
-    options: &[
-        fill_option(0.4),
-        OptionSpec {
-            name: "lifetime",
-            kind: Kind::Int {
-                min: 1,
-                max: MAX_LIFETIME,
-            },
-            default: generators::Default::Int(400),
-            doc: "steps each walker takes at most: short gives blobs, long gives winding tunnels",
-        },
-    ],
+    options: &[FILL, LIFETIME],
+    terrain: &super::ROCK,
     carve,
+};
+
+const FILL: OptionSpec = fill_option(0.4);
+
+const LIFETIME: OptionSpec = OptionSpec {
+    name: "lifetime",
+    kind: Kind::Int {
+        min: 1,
+        max: MAX_LIFETIME,
+    },
+    default: generators::Default::Int(400),
+    doc: "steps each walker takes at most: short gives blobs, long gives winding tunnels",
 };
 
 /// Longer walkers change little in the look, and on the thinnest maps (one
@@ -62,7 +64,8 @@ const EDGE: u8 = 0;
 
 fn carve(grid: &mut Grid, options: &Options, rng: &mut Rng) -> Result<Layout, String> {
     let (w, h) = (grid.width(), grid.height());
-    let target = fill_target(options.number("fill"), w, h)?;
+    let (fill, lifetime) = (options.number(&FILL), options.count(&LIFETIME));
+    let target = fill_target(fill, w, h)?;
     assert!(w * h <= u32::MAX as usize, "cell indices are kept as u32");
     set_border(grid, EDGE);
     let player = Pos {
@@ -70,7 +73,6 @@ fn carve(grid: &mut Grid, options: &Options, rng: &mut Rng) -> Result<Layout, St
         y: h.div_ceil(2),
     };
     let mut cave = Cave::new(grid, grid.index(player), target);
-    let lifetime = options.int("lifetime") as usize;
     let mut directions = Directions::default();
     while cave.carved < target {
         let start = cave.pick_start(grid, rng);
@@ -241,8 +243,8 @@ mod tests {
 
     fn options(fill: f64, lifetime: i64) -> Options {
         Options::new(vec![
-            ("fill", Value::Number(fill)),
-            ("lifetime", Value::Int(lifetime)),
+            (FILL.name, Value::Number(fill)),
+            (LIFETIME.name, Value::Int(lifetime)),
         ])
     }
 

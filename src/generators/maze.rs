@@ -36,17 +36,20 @@ pub const GENERATOR: Generator = Generator {
     doc: "A maze by randomized depth-first search on the odd cells, optionally braided into loops",
     min_width: 5,
     min_height: 3,
-    options: &[OptionSpec {
-        name: "braid",
-        kind: Kind::Number {
-            min: 0.0,
-            max: 1.0,
-            open_min: false,
-        },
-        default: generators::Default::Number(0.0),
-        doc: "fraction of dead ends opened into loops (0: a perfect maze, 1: none left)",
-    }],
+    options: &[BRAID],
+    terrain: &super::ROCK,
     carve,
+};
+
+const BRAID: OptionSpec = OptionSpec {
+    name: "braid",
+    kind: Kind::Number {
+        min: 0.0,
+        max: 1.0,
+        open_min: false,
+    },
+    default: generators::Default::Number(0.0),
+    doc: "fraction of dead ends opened into loops (0: a perfect maze, 1: none left)",
 };
 
 /// A lattice cell's passages, one bit per direction `d` (`1 << d`), in
@@ -95,7 +98,7 @@ fn carve(grid: &mut Grid, options: &Options, rng: &mut Rng) -> Result<Layout, St
     let (w, h) = (grid.width(), grid.height());
     let mut lattice = Lattice::new(w, h);
     lattice.search(rng);
-    lattice.braid(options.number("braid"), rng);
+    lattice.braid(options.number(&BRAID), rng);
     *grid = lattice.draw(w, h);
     Ok(Layout {
         rooms: Vec::new(),
@@ -266,7 +269,7 @@ mod tests {
     use crate::generators::Value;
 
     fn run(w: usize, h: usize, seed: i64, braid: f64) -> Grid {
-        let options = Options::new(vec![("braid", Value::Number(braid))]);
+        let options = Options::new(vec![(BRAID.name, Value::Number(braid))]);
         let (grid, layout) = testing::run(carve, (w, h), seed, &options);
         check(&grid, &layout, w, h);
         grid

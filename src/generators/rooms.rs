@@ -1,7 +1,8 @@
 //! The rooms-and-corridors layout: rectangular rooms at random spots, each
 //! joined to the next by an L-shaped corridor.
 
-use super::shared::{Corridors, MAX_ROOMS};
+use super::loops::{self, LOOPS};
+use super::shared::{Corridors, DOORS, MAX_ROOMS};
 use super::{Default, Generator, Kind, Layout, OptionSpec, Options};
 use crate::grid::{Grid, Pos, Rect, FLOOR};
 use crate::rng::Rng;
@@ -12,21 +13,35 @@ pub const GENERATOR: Generator = Generator {
     // The smallest map that holds one room inside its wall border.
     min_width: MIN_ROOM_WIDTH + 2,
     min_height: MIN_ROOM_HEIGHT + 2,
-    options: &[
-        OptionSpec {
-            name: "rooms",
-            kind: Kind::Int {
-                min: 1,
-                max: MAX_ROOMS,
-            },
-            default: Default::Int(DEFAULT_ROOMS),
-            doc: "rooms wanted; fewer when they do not fit",
-        },
-        crate::level::doors::OPTION,
-        crate::level::loops::OPTION,
-    ],
+    options: &[ROOMS, DOORS, LOOPS],
+    terrain: &super::ROCK,
     carve: layout,
 };
+
+const ROOMS: OptionSpec = OptionSpec {
+    name: "rooms",
+    kind: Kind::Int {
+        min: 1,
+        max: MAX_ROOMS,
+    },
+    default: Default::Int(DEFAULT_ROOMS),
+    doc: "rooms wanted; fewer when they do not fit",
+};
+
+/// The options `layout` reads (`doors` is the pipeline's), read once.
+struct RoomsOptions {
+    rooms: usize,
+    loops: usize,
+}
+
+impl RoomsOptions {
+    fn read(opts: &Options) -> RoomsOptions {
+        RoomsOptions {
+            rooms: opts.count(&ROOMS),
+            loops: opts.count(&LOOPS),
+        }
+    }
+}
 
 pub const DEFAULT_ROOMS: i64 = 10;
 
@@ -46,8 +61,9 @@ const FEW_ROOMS: usize = 16;
 /// The rooms, `@` at the centre of the first, `>` on a random other cell of
 /// the last.
 fn layout(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, String> {
-    let rooms = carve(grid, opts.int("rooms") as usize, rng);
-    crate::level::loops::add(grid, &rooms, opts.int("loops") as usize, rng);
+    let opts = RoomsOptions::read(opts);
+    let rooms = carve(grid, opts.rooms, rng);
+    loops::add(grid, &rooms, opts.loops, rng);
     let (first, last) = (rooms[0], rooms[rooms.len() - 1]);
     let player = first.centre();
     let spots: Vec<Pos> = last.cells().filter(|&p| p != player).collect();
@@ -127,9 +143,7 @@ fn random_room(grid: &Grid, rng: &mut Rng) -> Rect {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::Arg;
     use crate::grid::WALL;
-    use crate::level::{generate, Params};
 
     #[test]
     fn rooms_crowd_when_overlapping_or_touching() {
@@ -198,26 +212,4 @@ mod tests {
         assert_eq!(rooms, vec![Rect::new(2, 2, 4, 3)]);
     }
 
-    /// The parameters of a whole rooms level, through the pipeline.
-    fn level_params(width: i64, height: i64, seed: i64) -> Params<'static> {
-        Params::new(Arg::Int(width), Arg::Int(height), Arg::Int(seed))
-    }
-
-    #[test]
-    fn player_sits_at_the_first_room_centre_and_stairs_in_the_last() {
-        let level = generate(&level_params(60, 20, 7)).unwrap();
-        assert_eq!(level.player, level.rooms[0].centre());
-        let last = level.rooms.last().unwrap();
-        assert!(last.cells().any(|p| p == level.stairs));
-    }
-
-    #[test]
-    fn one_room_maps_still_get_separate_player_and_stairs() {
-        for seed in 0..200 {
-            let p = level_params(6, 5, seed).with(b"items", Arg::Int(10));
-            let level = generate(&p).unwrap();
-            assert_eq!(level.rooms.len(), 1);
-            assert_ne!(level.player, level.stairs);
-        }
-    }
 }

@@ -1,6 +1,7 @@
 //! What several generators share while carving: the L-shaped corridor
-//! (rooms, bsp), the `fill` option and its count (cave, drunkard), and the
-//! bound on rooms.
+//! (rooms, bsp), the `fill` option and its count (cave, drunkard), the
+//! `doors` option (rooms, bsp) and the bound on rooms. (`loops.rs` holds
+//! the `loops` option and its corridors, `touches.rs` what rooms touch.)
 
 use std::collections::HashMap;
 
@@ -12,6 +13,15 @@ use crate::rng::Rng;
 /// the map's width plus height, so this bounds the slowest valid map
 /// (docs/hardening.md has the measured worst case).
 pub const MAX_ROOMS: i64 = 10_000;
+
+/// The option that asks for doors, for the generators with rooms to declare;
+/// the level pipeline puts them (`level/doors.rs`) when it is true.
+pub const DOORS: OptionSpec = OptionSpec {
+    name: "doors",
+    kind: Kind::Bool,
+    default: Default::Bool(false),
+    doc: "put + where a corridor enters a room's wall, no two doors touching",
+};
 
 /// The `fill` option of the generators that carve an exact share of the
 /// interior (`cave`, `drunkard`), counted by `fill_target`.

@@ -11,6 +11,7 @@ use super::tunnels::Digger;
 use super::vaults::{self, Stamped, Template, Vault, MAX_COPIES, MAX_TEMPLATES};
 use crate::generators::Layout;
 use crate::grid::{Grid, Pos, DOOR, FLOOR, PLAYER, STAIRS};
+use crate::input::INTERNAL_ERROR;
 use crate::memory;
 use crate::rng::Rng;
 
@@ -183,9 +184,9 @@ pub fn shape(
         }
         let cut = stamped.as_ref().is_some_and(|s| !s.on_rock);
         if cut && !digger.join_all(player) {
-            return Err(
-                "internal error (please report): a part of the level could not be joined".into(),
-            );
+            return Err(format!(
+                "{INTERNAL_ERROR}: a part of the level could not be joined"
+            ));
         }
     }
     Ok(Shaped {

@@ -12,18 +12,8 @@
 //! cell between them (`+.+`) gets one door. Doors are walkable, so adding
 //! them disconnects nothing.
 
-use crate::generators::{Default, Kind, OptionSpec};
 use crate::grid::Rect;
-use crate::grid::{Grid, Pos, DOOR, FLOOR, WALL};
-
-/// The option that asks for doors, for the generators with rooms to declare;
-/// the level pipeline calls `add` when it is true.
-pub const OPTION: OptionSpec = OptionSpec {
-    name: "doors",
-    kind: Kind::Bool,
-    default: Default::Bool(false),
-    doc: "put + where a corridor enters a room's wall, no two doors touching",
-};
+use crate::grid::{Grid, Pos, DOOR, FLOOR, NEIGHBOURS_8, WALL};
 
 /// Turns the doors of every room into `+` and returns them in row-major
 /// order, each once (a wall between two rooms is on both rings). No cell
@@ -32,7 +22,10 @@ pub const OPTION: OptionSpec = OptionSpec {
 pub fn add(grid: &mut Grid, rooms: &[Rect], fixed: impl Fn(usize) -> bool) -> Vec<Pos> {
     let mut candidates: Vec<(usize, usize)> = Vec::new();
     for room in rooms {
-        for (cell, inward) in ring(room) {
+        // Each cell once per ring: the order of a ring does not matter, as
+        // the candidates are sorted (stably: on one cell, the first room's).
+        for p in room.ring() {
+            let (cell, inward) = ((p.x as isize, p.y as isize), inward(room, p));
             if is_opening(grid, cell, inward) {
                 let at = |(x, y): Cell| {
                     grid.index(Pos {
@@ -71,9 +64,14 @@ pub fn add(grid: &mut Grid, rooms: &[Rect], fixed: impl Fn(usize) -> bool) -> Ve
 /// Marks cell `i` and its 8 neighbours (those on the grid).
 fn mark_around(near: &mut [bool], grid: &Grid, i: usize) {
     let p = grid.pos(i);
-    for y in p.y.saturating_sub(1).max(1)..=(p.y + 1).min(grid.height()) {
-        for x in p.x.saturating_sub(1).max(1)..=(p.x + 1).min(grid.width()) {
-            near[grid.index(Pos { x, y })] = true;
+    near[i] = true;
+    for (dx, dy) in NEIGHBOURS_8 {
+        let (x, y) = (p.x as isize + dx, p.y as isize + dy);
+        if on_grid(grid, x, y) {
+            near[grid.index(Pos {
+                x: x as usize,
+                y: y as usize,
+            })] = true;
         }
     }
 }
@@ -81,18 +79,17 @@ fn mark_around(near: &mut [bool], grid: &Grid, i: usize) {
 /// A cell as signed `(x, y)`, so that a ring may reach past the grid.
 type Cell = (isize, isize);
 
-/// The ring's cells, each with the step that leads into the room: the top
-/// side, the bottom, the left, the right, corners left out.
-fn ring(room: &Rect) -> impl Iterator<Item = (Cell, Cell)> {
-    let (x, y, w, h) = (
-        room.x as isize,
-        room.y as isize,
-        room.w as isize,
-        room.h as isize,
-    );
-    let across = (x..x + w).flat_map(move |cx| [((cx, y - 1), (0, 1)), ((cx, y + h), (0, -1))]);
-    let down = (y..y + h).flat_map(move |cy| [((x - 1, cy), (1, 0)), ((x + w, cy), (-1, 0))]);
-    across.chain(down)
+/// The step from ring cell `p` into `room`.
+fn inward(room: &Rect, p: Pos) -> Cell {
+    if p.y < room.y {
+        (0, 1)
+    } else if p.y >= room.y + room.h {
+        (0, -1)
+    } else if p.x < room.x {
+        (1, 0)
+    } else {
+        (-1, 0)
+    }
 }
 
 /// True when `cell` is floor, walkable into the room and out of it, and
@@ -109,8 +106,7 @@ fn is_opening(grid: &Grid, (x, y): Cell, (dx, dy): Cell) -> bool {
 
 /// The cell at `(x, y)`; wall outside the grid.
 fn cell(grid: &Grid, x: isize, y: isize) -> u8 {
-    let inside = x >= 1 && y >= 1 && (x as usize) <= grid.width() && (y as usize) <= grid.height();
-    if inside {
+    if on_grid(grid, x, y) {
         grid.get(Pos {
             x: x as usize,
             y: y as usize,
@@ -118,6 +114,10 @@ fn cell(grid: &Grid, x: isize, y: isize) -> u8 {
     } else {
         WALL
     }
+}
+
+fn on_grid(grid: &Grid, x: isize, y: isize) -> bool {
+    x >= 1 && y >= 1 && (x as usize) <= grid.width() && (y as usize) <= grid.height()
 }
 
 #[cfg(test)]

@@ -19,7 +19,11 @@
 //! links stay symmetric, and exact wherever no room has more than
 //! `MAX_LINKS`.
 
-use crate::grid::{Grid, Pos, Rect, WALL};
+use crate::generators::touches::Lists;
+pub use crate::generators::touches::Touches;
+use crate::grid::Pos;
+#[cfg(test)]
+use crate::grid::{Grid, Rect};
 
 /// Each room's exits and links (0-based room indices).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,181 +35,86 @@ pub struct Exits {
 /// The most links a room lists in full.
 pub const MAX_LINKS: usize = 16;
 
-/// What each room touches: the corridors its exits lie in, and the rooms
-/// its exits belong to, each ascending.
-pub struct Touches {
-    pub corridors: Vec<Vec<u32>>,
-    pub rooms: Vec<Vec<u32>>,
-    pub exits: Vec<Vec<Pos>>,
-    centres: Vec<Pos>,
-    /// Whether the rooms spread further down than across.
-    tall: bool,
-}
-
 impl Touches {
-    /// Labels the cells that matter (a `u32` each: 0 none, `1..=rooms` a
-    /// room, above that a corridor: only those an exit lies in are flooded)
-    /// and reads each room's ring. The border must be wall (as on every
-    /// level made), so that no step from a walkable cell leaves the grid.
-    pub fn of(grid: &Grid, rooms: &[Rect]) -> Touches {
-        let (cells, n) = (grid.cells(), grid.cells().len());
-        let w = grid.width() as isize;
-        let mut label = vec![0u32; n];
-        for (r, room) in rooms.iter().enumerate() {
-            for y in room.y..room.y + room.h {
-                let start = grid.index(Pos { x: room.x, y });
-                label[start..start + room.w].fill(r as u32 + 1);
-            }
-        }
-        let exits: Vec<Vec<Pos>> = rooms
-            .iter()
-            .map(|room| {
-                ring(room)
-                    .filter(|&p| grid.contains(p) && grid.get(p) != WALL)
-                    .collect()
-            })
-            .collect();
-        let mut next = rooms.len() as u32 + 1;
-        let mut stack: Vec<u32> = Vec::new();
-        for &p in exits.iter().flatten() {
-            let i = grid.index(p);
-            if label[i] != 0 {
-                continue;
-            }
-            label[i] = next;
-            stack.push(i as u32);
-            while let Some(c) = stack.pop() {
-                for step in [-w, -1, 1, w] {
-                    let j = (c as usize).wrapping_add_signed(step);
-                    if label[j] == 0 && cells[j] != WALL {
-                        label[j] = next;
-                        stack.push(j as u32);
-                    }
-                }
-            }
-            next += 1;
-        }
-        let mut touches = Touches {
-            corridors: Vec::with_capacity(rooms.len()),
-            rooms: Vec::with_capacity(rooms.len()),
-            exits: Vec::with_capacity(rooms.len()),
-            centres: rooms.iter().map(Rect::centre).collect(),
-            tall: false,
-        };
-        let (xs, ys) = touches
-            .centres
-            .iter()
-            .fold((0, 0), |(x, y), c| (x.max(c.x), y.max(c.y)));
-        touches.tall = ys > xs;
-        for (r, exits) in exits.into_iter().enumerate() {
-            let mut corridors = Vec::new();
-            let mut others = Vec::new();
-            for &p in &exits {
-                match label[grid.index(p)] {
-                    l if l as usize > rooms.len() => corridors.push(l),
-                    l if l as usize != r + 1 => others.push(l - 1),
-                    _ => {}
-                }
-            }
-            corridors.sort_unstable();
-            corridors.dedup();
-            others.sort_unstable();
-            others.dedup();
-            touches.corridors.push(corridors);
-            touches.rooms.push(others);
-            touches.exits.push(exits);
-        }
-        touches
-    }
-
-    /// Whether rooms `a` and `b` are linked.
-    pub fn linked(&self, a: usize, b: usize) -> bool {
-        let shared = |x: &[u32], y: &[u32]| {
-            let (mut i, mut j) = (0, 0);
-            while i < x.len() && j < y.len() {
-                match x[i].cmp(&y[j]) {
-                    std::cmp::Ordering::Equal => return true,
-                    std::cmp::Ordering::Less => i += 1,
-                    std::cmp::Ordering::Greater => j += 1,
-                }
-            }
-            false
-        };
-        let direct = |from: usize, to: usize| self.rooms[from].binary_search(&(to as u32)).is_ok();
-        direct(a, b) || direct(b, a) || shared(&self.corridors[a], &self.corridors[b])
-    }
-
     /// Every room's links (see the module's doc for rooms linked to more
     /// than `MAX_LINKS`).
     fn links_by_room(&self) -> Vec<Vec<u32>> {
-        let n = self.rooms.len();
-        let mut direct: Vec<Vec<u32>> = self.rooms.clone();
-        for r in 0..n {
-            for &o in &self.rooms[r] {
-                direct[o as usize].push(r as u32);
-            }
-        }
-        // The rooms of each corridor, and for the corridors of more than
+        let n = self.centres.len();
+        // The rooms whose exits belong to each room (the other way round
+        // from `self.rooms`), and the rooms of each corridor (corridor `g`
+        // is label `n + 1 + g`); for the corridors of more than
         // MAX_LINKS + 1 rooms, those rooms in order along the longer axis.
-        let mut by_corridor: Vec<(u32, u32)> = self
-            .corridors
-            .iter()
-            .enumerate()
-            .flat_map(|(r, cs)| cs.iter().map(move |&c| (c, r as u32)))
-            .collect();
-        by_corridor.sort_unstable();
-        let groups: Vec<(u32, Vec<u32>)> = by_corridor
-            .chunk_by(|a, b| a.0 == b.0)
-            .map(|g| (g[0].0, g.iter().map(|&(_, r)| r).collect()))
-            .collect();
-        let lines: Vec<Vec<(usize, u32)>> = groups
-            .iter()
-            .map(|(_, members)| {
-                if members.len() <= MAX_LINKS + 1 {
+        let from_rooms = self.rooms.transposed(n, 0);
+        let corridors = self.next as usize - n - 1;
+        let members = self.corridors.transposed(corridors, n as u32 + 1);
+        let lines: Vec<Vec<(usize, u32)>> = (0..corridors)
+            .map(|g| {
+                let rooms = members.get(g);
+                if rooms.len() <= MAX_LINKS + 1 {
                     return Vec::new();
                 }
-                let mut line: Vec<(usize, u32)> = members
-                    .iter()
-                    .map(|&r| (self.along(r as usize), r))
-                    .collect();
+                let mut line: Vec<(usize, u32)> =
+                    rooms.iter().map(|&r| (self.along(r as usize), r)).collect();
                 line.sort_unstable();
                 line
             })
             .collect();
-        let mut links: Vec<Vec<u32>> = vec![Vec::new(); n];
+        // Each room's own choice; a link is listed by both its rooms when
+        // either chose it.
+        let mut chosen = Lists::with_capacity(n, self.exits.iter().map(Vec::len).sum());
         let mut pool: Vec<u32> = Vec::new();
+        // The room whose pool last took each room: each is taken once, so
+        // a pool holds no repeats to sort away.
+        let mut taken = vec![u32::MAX; n];
+        let mut capped = false;
         for a in 0..n {
             pool.clear();
-            pool.extend_from_slice(&direct[a]);
+            let mut take = |b: u32| {
+                if taken[b as usize] != a as u32 && b as usize != a {
+                    taken[b as usize] = a as u32;
+                    pool.push(b);
+                }
+            };
+            self.rooms.get(a).iter().for_each(|&b| take(b));
+            from_rooms.get(a).iter().for_each(|&b| take(b));
             let mut crowded = false;
-            for c in &self.corridors[a] {
-                let g = groups
-                    .binary_search_by_key(c, |g| g.0)
-                    .expect("a corridor of room a");
+            for &c in self.corridors.get(a) {
+                let g = (c as usize) - n - 1;
                 if lines[g].is_empty() {
-                    pool.extend(groups[g].1.iter().filter(|&&b| b as usize != a));
+                    members.get(g).iter().for_each(|&b| take(b));
                 } else {
                     crowded = true;
-                    pool.extend(self.nearest_on(&lines[g], a));
+                    self.nearest_on(&lines[g], a)
+                        .into_iter()
+                        .for_each(&mut take);
                 }
             }
             pool.sort_unstable();
-            pool.dedup();
             if crowded || pool.len() > MAX_LINKS {
+                capped = true;
                 let from = self.centres[a];
                 pool.sort_by_key(|&b| (walk(from, self.centres[b as usize]), b));
                 pool.truncate(MAX_LINKS);
             }
-            for &b in &pool {
-                links[a].push(b);
-                links[b as usize].push(a as u32);
-            }
+            pool.iter().for_each(|&b| chosen.push(b));
+            chosen.end_sorted();
         }
-        for l in &mut links {
-            l.sort_unstable();
-            l.dedup();
+        // Uncapped, the choices are the links, both ways already.
+        if !capped {
+            return (0..n).map(|a| chosen.get(a).to_vec()).collect();
         }
-        links
+        let chosen_by = chosen.transposed(n, 0);
+        (0..n)
+            .map(|a| {
+                let (mine, theirs) = (chosen.get(a), chosen_by.get(a));
+                let mut links = Vec::with_capacity(mine.len() + theirs.len());
+                links.extend_from_slice(mine);
+                links.extend_from_slice(theirs);
+                links.sort_unstable();
+                links.dedup();
+                links
+            })
+            .collect()
     }
 
     /// Room `r`'s centre along the longer axis of the rooms' spread (how
@@ -267,22 +176,6 @@ impl Touches {
 /// The walk between two cells, `|dx| + |dy|`.
 fn walk(a: Pos, b: Pos) -> usize {
     a.x.abs_diff(b.x) + a.y.abs_diff(b.y)
-}
-
-/// The ring of `room` in row order: the row above, then each row's left
-/// and right neighbours, then the row below (corners left out).
-fn ring(room: &Rect) -> impl Iterator<Item = Pos> + '_ {
-    let row = move |y: usize| (room.x..room.x + room.w).map(move |x| Pos { x, y });
-    let sides = (room.y..room.y + room.h).flat_map(move |y| {
-        [
-            Pos { x: room.x - 1, y },
-            Pos {
-                x: room.x + room.w,
-                y,
-            },
-        ]
-    });
-    row(room.y - 1).chain(sides).chain(row(room.y + room.h))
 }
 
 #[cfg(test)]

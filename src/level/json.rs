@@ -8,9 +8,10 @@
 use crate::grid::Pos;
 use crate::level::Level;
 
-/// `{"algorithm", "doors", "height", "items", "placed", "player", "rooms",
+/// `{"algorithm", "blocked", "doors", "height", "items", "placed", "player", "rooms",
 /// "rows", "seed", "stairs", "up", "vaults", "width"}`, with positions and
-/// indices 1-based as in the Lua API; `"up"` only after `arrive`.
+/// indices 1-based as in the Lua API; `"up"` only after `arrive`,
+/// `"blocked"` only where more than `#` blocks walking (the overworld).
 pub fn level(level: &Level) -> String {
     let grid = &level.grid;
     let exits: usize = level.exits.exits.iter().map(Vec::len).sum();
@@ -25,6 +26,10 @@ pub fn level(level: &Level) -> String {
     let mut out = Vec::with_capacity(grid.cells().len() + 3 * grid.height() + 48 * lists + 256);
     out.extend_from_slice(b"{\"algorithm\":");
     string(&mut out, level.algorithm);
+    if let Some(blocked) = level.blocked() {
+        out.extend_from_slice(b",\"blocked\":");
+        string(&mut out, blocked);
+    }
     out.extend_from_slice(b",\"doors\":");
     list(&mut out, &level.doors, |out, &d| pos(out, d));
     field(&mut out, "height", grid.height());
@@ -122,7 +127,7 @@ fn list<T>(out: &mut Vec<u8>, items: &[T], mut each: impl FnMut(&mut Vec<u8>, &T
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::Arg;
+    use crate::input::Arg;
     use crate::level::{generate, Params};
     use serde_json::{json, Value};
 
@@ -178,6 +183,9 @@ mod tests {
         });
         if let Some(up) = level.up {
             tree["up"] = pos(up);
+        }
+        if let Some(blocked) = level.blocked() {
+            tree["blocked"] = json!(blocked);
         }
         tree.to_string()
     }

@@ -6,16 +6,19 @@
 pub mod design;
 pub mod doors;
 pub mod exits;
+mod fit;
 pub mod items;
 pub mod json;
-pub mod loops;
 pub mod place;
+pub mod template;
+#[cfg(test)]
+mod tests_by_generator;
 pub mod tunnels;
 pub mod vaults;
 
-use crate::args::{self, Arg};
-use crate::generators::{self, Default, Generator, Kind, Options, Value, LIST};
-use crate::grid::{Grid, Pos, Rect, FLOOR, PLAYER, STAIRS, WALL};
+use crate::generators::{self, shared, Default, Generator, Kind, Options, Value, LIST};
+use crate::grid::{byte_set, Grid, Pos, Rect, FLOOR, PLAYER, STAIRS, WALL};
+use crate::input::{self, Arg};
 use crate::memory;
 use crate::rng::Rng;
 use crate::toolkit::flood::{self, Flood};
@@ -55,6 +58,9 @@ pub struct Params<'a> {
     pub unknown: Option<&'a [u8]>,
     /// `vaults`, `arrive` and `place`, read by the binding.
     pub design: Design,
+    /// Names the caller takes besides (`map.level`'s `things`), listed
+    /// with the options when one given is unknown.
+    pub also: &'static [&'static str],
 }
 
 impl<'a> Params<'a> {
@@ -163,6 +169,16 @@ pub struct Level {
     pub exits: Exits,
 }
 
+impl Level {
+    /// The characters that block walking on it, when not `#` alone (the
+    /// table's `blocked`): its generator's.
+    pub fn blocked(&self) -> Option<&'static str> {
+        generators::find(self.algorithm.as_bytes())
+            .filter(|g| !g.carves_rock())
+            .map(|g| g.terrain.blocked)
+    }
+}
+
 pub fn generate(params: &Params) -> Result<Level, String> {
     generate_with(params, true)
 }
@@ -179,23 +195,26 @@ fn generate_with(params: &Params, with_exits: bool) -> Result<Level, String> {
             .into_iter()
             .chain(all_options())
             .chain(design::NAMES)
+            .chain(params.also.iter().copied())
             .collect();
         return Err(format!(
             "unknown option {} (options: {})",
-            args::quoted(key),
+            input::quoted(key),
             known.join(", ")
         ));
     }
     let algorithm = chosen(params.algorithm)?;
     foreign_options(algorithm, params)?;
-    let (width, height) = args::size(
+    let (width, height) = input::size(
         params.width,
         params.height,
         algorithm.min_width as i64,
         algorithm.min_height as i64,
     )?;
-    let seed = args::seed(params.seed)?;
+    let seed = input::seed(params.seed)?;
     let opts = checked(algorithm, params, width.min(height))?;
+    // What cannot be asked of the algorithm at all, before how it is asked.
+    off_rock(algorithm, &params.design)?;
     params.design.check(width, height)?;
     memory::check(memory::bound_generate(width * height) + params.design.bound(width * height))?;
     build(
@@ -207,6 +226,23 @@ fn generate_with(params: &Params, with_exits: bool) -> Result<Level, String> {
         &params.design,
         with_exits,
     )
+}
+
+/// An error when `vaults` or `arrive` ask for something on a level not
+/// carved from rock: their tunnels dig through rock.
+fn off_rock(algorithm: &Generator, design: &Design) -> Result<(), String> {
+    if algorithm.carves_rock() {
+        return Ok(());
+    }
+    let asked = match (design.vaults.is_empty(), design.arrive.is_none()) {
+        (false, _) => "vaults",
+        (_, false) => "arrive",
+        _ => return Ok(()),
+    };
+    Err(format!(
+        "{asked} applies only to levels carved from rock, not to \"{}\" (its tunnels dig through #)",
+        algorithm.name
+    ))
 }
 
 /// The algorithm asked for; the first in the list when none is.
@@ -223,15 +259,19 @@ pub fn chosen(arg: Arg) -> Result<&'static Generator, String> {
 }
 
 /// An error naming the first option given (in registry order) that only
-/// other algorithms take.
+/// other algorithms take, unless its value asks for nothing
+/// (`OptionSpec::nothing`: `doors = false` on a cave is accepted, and
+/// ignored: the map is the one made without it).
 fn foreign_options(algorithm: &Generator, params: &Params) -> Result<(), String> {
     if params.options.is_empty() {
         return Ok(());
     }
     let takes = |name: &str| name == ITEMS.name || algorithm.options.iter().any(|o| o.name == name);
-    if let Some(name) =
-        all_options().find(|&n| !takes(n) && params.options.iter().any(|&(g, _)| g == n))
-    {
+    let refused = |name: &str| {
+        let given = params.option(name);
+        !takes(name) && given != Arg::Missing && !asks_for_nothing(name, given)
+    };
+    if let Some(name) = all_options().find(|&n| refused(n)) {
         let owners: Vec<String> = LIST
             .iter()
             .filter(|a| a.options.iter().any(|o| o.name == name))
@@ -244,6 +284,19 @@ fn foreign_options(algorithm: &Generator, params: &Params) -> Result<(), String>
         ));
     }
     Ok(())
+}
+
+/// Whether `arg` is the value of option `name` that asks for nothing, as
+/// the first algorithm declaring it checks it (`loops = 0.0` is `loops = 0`).
+fn asks_for_nothing(name: &str, arg: Arg) -> bool {
+    let spec = LIST
+        .iter()
+        .flat_map(|a| a.options.iter())
+        .find(|o| o.name == name);
+    spec.is_some_and(|spec| {
+        spec.nothing()
+            .is_some_and(|nothing| check(name, spec.kind, arg).ok() == Some(nothing))
+    })
 }
 
 /// "a", "a and b", "a, b and c" (or another conjunction).
@@ -265,7 +318,7 @@ fn checked(algorithm: &Generator, given: &Params, shorter_side: usize) -> Result
     for spec in specs {
         let arg = given.option(spec.name);
         let value = match arg {
-            Arg::Missing => default_value(spec.default, shorter_side),
+            Arg::Missing => spec.default.value(shorter_side),
             _ => check(spec.name, spec.kind, arg)?,
         };
         values.push((spec.name, value));
@@ -273,19 +326,10 @@ fn checked(algorithm: &Generator, given: &Params, shorter_side: usize) -> Result
     Ok(Options::new(values))
 }
 
-fn default_value(default: Default, shorter_side: usize) -> Value {
-    match default {
-        Default::Int(i) => Value::Int(i),
-        Default::Number(x) => Value::Number(x),
-        Default::Bool(b) => Value::Bool(b),
-        Default::ShorterSide => Value::Int(shorter_side as i64),
-    }
-}
-
 /// One given value against its kind, with the message every front end shows.
 fn check(name: &str, kind: Kind, arg: Arg) -> Result<Value, String> {
     match kind {
-        Kind::Int { min, max } => args::int_in(name, arg, min, max).map(Value::Int),
+        Kind::Int { min, max } => input::int_in(name, arg, min, max).map(Value::Int),
         Kind::Number { min, max, open_min } => {
             let x = match arg {
                 Arg::Int(i) => Some(i as f64),
@@ -328,26 +372,26 @@ fn build(
     let shaped = design::shape(&mut grid, &layout, design, &mut rng)?;
     let player = shaped.player;
     grid.set(player, PLAYER);
-    let mut doors = if opts.flag(doors::OPTION.name) {
+    let mut doors = if opts.flag(&shared::DOORS) {
         doors::add(&mut grid, &layout.rooms, |i| shaped.in_vault(i))
     } else {
         Vec::new()
     };
     shaped.cover(&mut grid);
     // One walk from @ serves both `>` and `place`'s `min` when it needs one.
-    let dist =
-        place::needs_distances(&design.place).then(|| place::walking_distances(&grid, player));
-    let stairs = match (shaped.stairs, layout.stairs, &dist) {
-        (Some(stairs), _, _) => stairs,
-        (None, Some(stairs), _) if design.arrive.is_none() => stairs,
-        (_, _, Some(dist)) => farthest_walked(&grid, dist, player),
-        _ => farthest_floor(&grid, player),
+    let blocked = byte_set(algorithm.terrain.blocked.as_bytes());
+    let dist = place::needs_distances(&design.place)
+        .then(|| place::walking_distances_by(&grid, player, &blocked));
+    let stairs = match (shaped.stairs, layout.stairs) {
+        (Some(stairs), _) => stairs,
+        (None, Some(stairs)) if design.arrive.is_none() => stairs,
+        _ => farthest_floor(&grid, player, dist.as_deref()),
     };
     if stairs == player {
         return Err("no floor cell outside the vaults is left for >".into());
     }
     grid.set(stairs, STAIRS);
-    let items = items::place(&mut grid, opts.int(ITEMS.name) as usize, &mut rng)?;
+    let items = items::place(&mut grid, opts.count(&ITEMS), &mut rng)?;
     let placed = place::place(&mut grid, player, &design.place, dist.as_deref(), &mut rng)?;
     shaped.uncover(&mut grid);
     shaped.add_doors(&grid, &mut doors);
@@ -373,9 +417,20 @@ fn build(
     })
 }
 
-/// `farthest_floor` from the distances walked from `from`
-/// (`place::walking_distances`): the same cell.
-fn farthest_walked(grid: &Grid, dist: &[u32], from: Pos) -> Pos {
+/// The floor cell with the longest walk from `from` (through every cell
+/// but `#`); the first in row order on a tie, `from` when no floor is
+/// reached. Read from `dist` when the pipeline walked it for `place`
+/// (`place::walking_distances` from `from`), else found by the flood,
+/// which stores no distances: the same cell either way.
+fn farthest_floor(grid: &Grid, from: Pos, dist: Option<&[u32]>) -> Pos {
+    let Some(dist) = dist else {
+        return Flood::new(grid, |c| match c {
+            WALL => flood::CLOSED,
+            FLOOR => flood::WANTED,
+            _ => flood::OPEN,
+        })
+        .farthest(from);
+    };
     let mut best: Option<(u32, usize)> = None;
     for (i, (&c, &d)) in grid.cells().iter().zip(dist).enumerate() {
         if c == FLOOR && d != place::FAR && best.is_none_or(|(bd, _)| d > bd) {
@@ -383,17 +438,6 @@ fn farthest_walked(grid: &Grid, dist: &[u32], from: Pos) -> Pos {
         }
     }
     best.map_or(from, |(_, i)| grid.pos(i))
-}
-
-/// The floor cell with the longest walk from `from`; the first in row order
-/// on a tie.
-pub fn farthest_floor(grid: &Grid, from: Pos) -> Pos {
-    Flood::new(grid, |c| match c {
-        WALL => flood::CLOSED,
-        FLOOR => flood::WANTED,
-        _ => flood::OPEN,
-    })
-    .farthest(from)
 }
 
 #[cfg(test)]
@@ -466,5 +510,76 @@ mod tests {
                 .next(),
             Some("cannot place 5000 items")
         );
+    }
+
+    #[test]
+    fn options_that_ask_for_nothing_are_taken_by_every_algorithm() {
+        // Each shared name is declared alike wherever it is (asks_for_nothing
+        // reads the first declaration).
+        for name in all_options() {
+            let specs: Vec<_> = LIST
+                .iter()
+                .flat_map(|a| a.options.iter())
+                .filter(|o| o.name == name)
+                .collect();
+            assert!(
+                specs.iter().all(|o| o.nothing() == specs[0].nothing()),
+                "{name}"
+            );
+        }
+        let nothing: Vec<_> = all_options()
+            .filter(|&n| n != ITEMS.name)
+            .filter(|&n| {
+                let spec = LIST
+                    .iter()
+                    .flat_map(|a| a.options.iter())
+                    .find(|o| o.name == n);
+                spec.unwrap().nothing().is_some()
+            })
+            .collect();
+        assert_eq!(nothing, ["doors", "loops", "braid"]);
+        let zero = [
+            (b"doors".as_slice(), Arg::Bool(false)),
+            (b"loops", Arg::Int(0)),
+            (b"loops", Arg::Float(0.0)),
+            (b"braid", Arg::Int(0)),
+            (b"braid", Arg::Float(-0.0)),
+        ];
+        for algorithm in LIST {
+            let base = Params {
+                algorithm: Arg::Str(algorithm.name.as_bytes()),
+                ..params(60, 20, 5)
+            };
+            let plain = generate(&base).unwrap();
+            let mut all = base.clone();
+            for &(key, value) in &zero {
+                let one = generate(&base.clone().with(key, value)).unwrap();
+                assert_eq!(one, plain, "{} {value:?}", algorithm.name);
+                all.set(key, value);
+            }
+            assert_eq!(generate(&all).unwrap(), plain, "{}", algorithm.name);
+            // A value that asks for something is still refused where it
+            // does not apply, and so is an option with no such value at
+            // its default.
+            let takes = |n: &str| algorithm.options.iter().any(|o| o.name == n);
+            for (key, value) in [
+                (b"doors".as_slice(), Arg::Bool(true)),
+                (b"loops", Arg::Int(1)),
+                (b"braid", Arg::Float(0.5)),
+                (b"doors", Arg::Int(0)),
+                (b"rooms", Arg::Int(10)),
+                (b"fill", Arg::Float(0.5)),
+            ] {
+                let name = std::str::from_utf8(key).unwrap();
+                if takes(name) {
+                    continue;
+                }
+                let err = generate(&base.clone().with(key, value)).unwrap_err();
+                assert!(
+                    err.starts_with(&format!("option {name} applies only to")),
+                    "{err}"
+                );
+            }
+        }
     }
 }

@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 
-use crate::args::{int_in, Arg, MAX_CELLS};
-use crate::grid::{byte_set, Grid, Pos, FLOOR, WALL};
+use crate::grid::{byte_set, steps, ByteSet, Grid, Pos, FLOOR};
+use crate::input::{int_in, Arg, MAX_CELLS};
 use crate::rng::Rng;
+use crate::toolkit::flood::{walk, Step};
 use crate::toolkit::fov;
 
 /// The most entries one call may give.
@@ -139,7 +140,7 @@ pub fn place(
                 "place[{}]: cannot place {} {}: only {} {}",
                 n + 1,
                 entry.count,
-                crate::args::quoted(&[entry.char]),
+                crate::input::quoted(&[entry.char]),
                 candidates.len(),
                 entry.wanted()
             ));
@@ -250,32 +251,33 @@ impl Candidates<'_> {
 /// where none lead. The border must be wall (as on every level made), so
 /// that no step from a walkable cell leaves the grid.
 pub fn walking_distances(grid: &Grid, start: Pos) -> Vec<u32> {
+    walking_distances_by(grid, start, &byte_set(b"#"))
+}
+
+/// `walking_distances` through every cell but those of `blocked`, which
+/// the border's cells must be.
+pub fn walking_distances_by(grid: &Grid, start: Pos, blocked: &ByteSet) -> Vec<u32> {
     let (cells, n) = (grid.cells(), grid.cells().len());
-    let w = grid.width() as isize;
     let mut dist = vec![FAR; n];
     let mut queue: Vec<u32> = Vec::with_capacity(n);
     let first = grid.index(start);
     dist[first] = 0;
     queue.push(first as u32);
-    let mut head = 0;
-    while head < queue.len() {
-        let c = queue[head] as usize;
-        head += 1;
-        let next = dist[c] + 1;
-        for step in [-w, -1, 1, w] {
-            let j = c.wrapping_add_signed(step);
-            if dist[j] == FAR && cells[j] != WALL {
-                dist[j] = next;
-                queue.push(j as u32);
-            }
+    walk(&mut queue, steps(grid.width()), |from, j, _| {
+        if dist[j] == FAR && !blocked[cells[j] as usize] {
+            dist[j] = dist[from] + 1;
+            Step::Enter
+        } else {
+            Step::Skip
         }
-    }
+    });
     dist
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::WALL;
 
     fn entry(char: u8, count: usize, min: usize, hidden: bool) -> Placement {
         Placement {

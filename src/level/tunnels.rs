@@ -2,16 +2,17 @@
 //! `arrive` add to a carved level, and the pass that joins anything a
 //! vault's walls cut off.
 //!
-//! Every search is breadth-first over 4-neighbour steps, neighbours taken
-//! north, west, east, south, from its sources in the order given; it ends at
+//! Every search is the pipeline's breadth-first walk (`toolkit::flood::walk`:
+//! 4-neighbour steps, north, west, east, south), from its sources in the
+//! order given; it ends at
 //! the first goal cell met, which is a nearest one, and carves (`.`) the rock
 //! on the way there. Rock that may be carved is `#` off the border and off
 //! every vault's fixed cells (a vault's spaces may be carved by the last
 //! pass only). The searches reuse one mark a cell and one queue.
 
 use super::vaults::{Owners, Stamped};
-use crate::grid::{Grid, Pos, FLOOR, WALL};
-use crate::toolkit::flood::{Flood, CLOSED, OPEN};
+use crate::grid::{self, Grid, Pos, FLOOR, WALL};
+use crate::toolkit::flood::{walk, Flood, Step, CLOSED, OPEN};
 
 /// A cell's mark: not seen, a source, or seen by a step in direction `d`
 /// (`d + 1`).
@@ -37,8 +38,7 @@ impl<'a> Digger<'a> {
     }
 
     fn steps(&self) -> [isize; 4] {
-        let w = self.grid.width() as isize;
-        [-w, -1, 1, w]
+        grid::steps(self.grid.width())
     }
 
     fn walkable(&self, i: usize) -> bool {
@@ -74,26 +74,20 @@ impl<'a> Digger<'a> {
         goal: impl Fn(&Digger, usize) -> bool,
     ) -> bool {
         let steps = self.steps();
-        let mut head = 0;
-        let mut found = None;
-        'search: while head < self.queue.len() {
-            let i = self.queue[head] as usize;
-            head += 1;
-            for (d, &step) in steps.iter().enumerate() {
-                let j = i.wrapping_add_signed(step);
-                if self.marks[j] != UNSEEN {
-                    continue;
-                }
-                if goal(self, j) {
-                    found = Some(i);
-                    break 'search;
-                }
-                if self.carvable(j, spaces) || pass(self, j) {
-                    self.marks[j] = d as u8 + 1;
-                    self.queue.push(j as u32);
-                }
+        let mut queue = std::mem::take(&mut self.queue);
+        let found = walk(&mut queue, steps, |_, j, d| {
+            if self.marks[j] != UNSEEN {
+                Step::Skip
+            } else if goal(self, j) {
+                Step::Stop
+            } else if self.carvable(j, spaces) || pass(self, j) {
+                self.marks[j] = d as u8 + 1;
+                Step::Enter
+            } else {
+                Step::Skip
             }
-        }
+        });
+        self.queue = queue;
         if let Some(mut i) = found {
             loop {
                 if self.grid.cells()[i] == WALL {
@@ -185,17 +179,16 @@ impl<'a> Digger<'a> {
             }
             // The region's cells are the sources, in the order met.
             self.push_source(i);
-            let mut k = 0;
-            while k < self.queue.len() {
-                let c = self.queue[k] as usize;
-                k += 1;
-                for s in self.steps() {
-                    let j = c.wrapping_add_signed(s);
-                    if self.walkable(j) && !reached[j] {
-                        self.push_source(j);
-                    }
+            let mut queue = std::mem::take(&mut self.queue);
+            walk(&mut queue, self.steps(), |_, j, _| {
+                if self.marks[j] == UNSEEN && self.walkable(j) && !reached[j] {
+                    self.marks[j] = SOURCE;
+                    Step::Enter
+                } else {
+                    Step::Skip
                 }
-            }
+            });
+            self.queue = queue;
             let joined = self.search(
                 true,
                 |d, j| d.walkable(j) && !reached[j],
@@ -212,21 +205,20 @@ impl<'a> Digger<'a> {
     /// Marks as reached every walkable cell not yet reached that `from`
     /// reaches through such cells.
     fn flood(&mut self, from: usize, reached: &mut [bool]) {
-        let mut stack = std::mem::take(&mut self.queue);
+        let mut queue = std::mem::take(&mut self.queue);
         let cells = self.grid.cells();
-        let steps = self.steps();
         reached[from] = true;
-        stack.push(from as u32);
-        while let Some(c) = stack.pop() {
-            for s in steps {
-                let j = (c as usize).wrapping_add_signed(s);
-                if !reached[j] && cells[j] != WALL {
-                    reached[j] = true;
-                    stack.push(j as u32);
-                }
+        queue.push(from as u32);
+        walk(&mut queue, self.steps(), |_, j, _| {
+            if !reached[j] && cells[j] != WALL {
+                reached[j] = true;
+                Step::Enter
+            } else {
+                Step::Skip
             }
-        }
-        self.queue = stack;
+        });
+        queue.clear();
+        self.queue = queue;
     }
 }
 

@@ -10,7 +10,7 @@
 use std::ffi::c_int;
 
 use super::read::{Args, Field, Key};
-use crate::args::{quoted, Arg};
+use crate::input::{quoted, Arg};
 use crate::level::design::{at_most, too_many_entries, too_many_templates, Design};
 use crate::level::place::{Placement, MAX_ENTRIES};
 use crate::level::vaults::{row_too_long, too_many_rows, Template, MAX_SIDE, MAX_TEMPLATES};

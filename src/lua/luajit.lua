@@ -14,49 +14,46 @@
 -- functions (src/lua/read.rs, push.rs). The wrappers reach that by
 -- construction: they take the Lua route only for input that they have
 -- fully checked to be valid, and hand anything else (wrong argument count,
--- bad sizes, a bad map, a map with a hole, a map over MAX_CELLS) to the C
--- function, which raises its own message. Running out of memory or stack
--- while building a result is reported as the C functions report it.
+-- bad sizes, a bad map or row, a map over MAX_CELLS) to the C function,
+-- which raises its own message. A map's shape is read by the very rule of
+-- read.rs (`length`, the probe border: docs/hardening.md). Running out of
+-- memory or stack while building a result is reported as the C functions
+-- report it.
 --
--- No user code may run inside a call: reads are raw (`rawget`, and `#`,
--- which LuaJIT computes as lua_objlen does unless it was built with
--- LUAJIT_ENABLE_LUA52COMPAT, as OpenResty builds it: there `#` calls __len,
--- so a map or row with a metatable goes to the C function); user values are
--- compared with `rawequal` and looked at with `type` (a cdata may define
--- `__eq`, and a NULL pointer equals nil); the loops that read a map
--- allocate nothing, so no finalizer can run while they read, and the map's
--- size is checked again after the one allocation before them.
+-- No user code may run inside a call: reads are raw (`rawget` only: `#` is
+-- never taken of a user's table, as it may call __len on a LuaJIT built
+-- with LUAJIT_ENABLE_LUA52COMPAT); user values are compared with
+-- `rawequal` and looked at with `type` (a cdata may define `__eq`, and a
+-- NULL pointer equals nil); the loops that read a map allocate nothing, so
+-- no finalizer can run while they read, and the map's size is checked
+-- again after the one allocation before them. A finalizer may still run at
+-- an allocation between two helpers' reads of the sources and options: the
+-- second helper then answers false and the C function takes the call.
 --
 -- Called once with the module table (holding the C functions) and the
--- helpers only this file sees; replaces twelve functions of `map`.
+-- helpers only this file sees; replaces ten functions of `map`, and
+-- luajit_levels.lua the other two, parse and generate.
 
 local map, helpers = ...
 
-local type, select, rawget, rawequal, getmetatable, next, pcall, error =
-  type, select, rawget, rawequal, getmetatable, next, pcall, error
-local byte, char, find, sub = string.byte, string.char, string.find, string.sub
+local type, select, rawget, rawequal, pcall = type, select, rawget, rawequal, pcall
+local byte, char = string.byte, string.char
 local new_tab = require("table.new")
 
 local c_new_map, c_render, c_reachable = map.new_map, map.render, map.reachable
 local c_fov, c_distances, c_flee = map.fov, map.distances, map.flee
 local c_autotile = map.autotile
-local c_path, c_explore, c_sample, c_parse = map.path, map.explore, map.sample, map.parse
-local min, max = math.min, math.max
--- (...) -> cells (row-major, one string), width, height, seed, algorithm,
--- and {player x, y, stairs x, y, #rooms, per room x, y, w, h, #exits, x, y
--- per exit, #links, the links; #doors, x, y per door, #items, x, y, kind
--- byte per item, #vaults, index, x, y, w, h, rotation per vault, #placed,
--- x, y, byte per placed cell, then 0, or 1 and up x, y}; raises generate's
--- errors as "map.generate: ...".
-local generate_parts = helpers.generate_parts
+local c_path, c_explore, c_sample = map.path, map.explore, map.sample
+local min, max, floor = math.min, math.max, math.floor
 -- (cells, width) -> true, or false and the message, as map.reachable.
 local reach_cells = helpers.reach_cells
 -- (cells, window width, x, y in the window, radius, options) -> one byte per
 -- window cell, 1 where visible; raises fov's errors for the radius, options.
 local fov_cells = helpers.fov_cells
 -- (cells, window width, width, height, window x, y, sources, options) -> one
--- double per cell of the window, NaN if unreached; raises distances' errors
--- for the sources and options. flee_cells: the same for flee.
+-- double per cell of the window, NaN if unreached; or false if the sources
+-- and options now give another window; raises distances' errors for the
+-- sources and options. flee_cells: the same for flee.
 local distances_cells, flee_cells = helpers.distances_cells, helpers.flee_cells
 -- (width, height, sources, options) -> the window's x, y, width and height
 -- (the cells a search within options.max can reach); raises distances' (or
@@ -66,7 +63,8 @@ local distances_window, flee_window = helpers.distances_window, helpers.flee_win
 -- raises path's errors for the options.
 local path_window = helpers.path_window
 -- (cells, window width, width, height, window x, y, x1, y1, x2, y2, options)
--- -> the path as native-endian uint32 pairs, x then y; or nil and why.
+-- -> the path as native-endian uint32 pairs, x then y; nil and why; or
+-- false if the options now give another window.
 local path_cells = helpers.path_cells
 -- (cells, window width, known flags (a byte a cell), width, height, window
 -- x, y, x, y, r, options) -> the path as path_cells gives it; nil and
@@ -74,70 +72,64 @@ local path_cells = helpers.path_cells
 local explore_cells = helpers.explore_cells
 -- (cells, width, count, options) -> sample's positions.
 local sample_cells = helpers.sample_cells
--- (text) -> width, height, @'s x, y and >'s x, y (or nils); raises parse's
--- errors.
-local parse_size = helpers.parse_size
 local EXPLORE_RADIUS = helpers.EXPLORE_RADIUS
 -- (cells, width, options) -> one uint16 per cell, the mask, or 65535 for a
 -- cell of no class; raises autotile's errors for the options.
 local autotile_cells = helpers.autotile_cells
 local MAX_CELLS = map.MAX_CELLS
 
--- Does `#` call __len? Only with LUAJIT_ENABLE_LUA52COMPAT.
-local LEN_MM = #setmetatable({}, { __len = function() return 1 end }) ~= 0
+-- Past 2^53 a number no longer tells consecutive keys apart: the probe
+-- reads no key from there on (PROBE_LIMIT in src/lua/read.rs).
+local PROBE_LIMIT = 2 ^ 53
 
--- Whether `#t` may run a metamethod. `getmetatable` itself runs none; a
--- `__metatable` field that is false or a NULL cdata counts as one.
-local function len_is_user_code(t)
-  return LEN_MM and not rawequal(getmetatable(t), nil)
-end
-
--- Whether the table `t`, of raw length `n`, holds a positive integer key
--- after `n` in traversal order: a hole, at which Lua 5.4 and LuaJIT may see
--- different lengths (has_key_beyond in src/lua/read.rs, which this follows).
-local function has_key_beyond(t, n)
-  local k = next(t, n > 0 and n or nil)
-  while not rawequal(k, nil) do
-    if type(k) == "number" and k > n and k % 1 == 0 then return true end
-    k = next(t, k)
+-- The probe border of the table t, by the reads of Args::length in
+-- src/lua/read.rs: t[1], t[2], t[4], ... until one is nil, then the gap
+-- halved down to an n with t[n] present and t[n + 1] nil; 0 if t[1] is nil.
+local function length(t)
+  if rawequal(rawget(t, 1), nil) then return 0 end
+  local lo, hi = 1, PROBE_LIMIT
+  while lo * 2 < PROBE_LIMIT do
+    if rawequal(rawget(t, lo * 2), nil) then
+      hi = lo * 2
+      break
+    end
+    lo = lo * 2
   end
-  return false
+  while hi - lo > 1 do
+    local mid = lo + floor((hi - lo) / 2)
+    if rawequal(rawget(t, mid), nil) then hi = mid else lo = mid end
+  end
+  return lo
 end
 
 -- The 256 one-byte strings, by byte (all in the array part, 0 included).
 local CH = new_tab(255, 0)
 for b = 0, 255 do CH[b] = char(b) end
 
--- The value of a call made with pcall, or its error raised again: the
--- module's own messages as they are, and running out of memory or stack
--- while building a result as the C functions report it (push_protected in
--- src/lua/mod.rs).
-local function returned(name, ok, ...)
-  if ok then return ... end
-  local err = ...
-  if type(err) == "string" and sub(err, 1, #name + 1) ~= name .. ":" then
-    if err == "not enough memory" then
-      error(name .. ": not enough memory for the result", 0)
-    elseif find(err, "stack overflow", 1, true) then
-      error(name .. ": stack overflow", 0)
-    end
-  end
-  error(err, 0)
-end
+-- (name, f) -> f as a C function that runs it inside lua_pcall and raises
+-- its errors as the C function `name` would: running out of memory as
+-- "name: not enough memory for the result", a stack overflow as "name:
+-- stack overflow" (messages made once, now: making one when memory has run
+-- out would fail in turn), the module's own messages and anything else as
+-- they are (push_protected in src/lua/mod.rs; luajit::guard). Being a C
+-- function, whose frame Lua sizes before calling it, it catches the
+-- overflow of every Lua frame of the wrapper, as the C function would its
+-- own on Lua 5.4.
+local guard = helpers.guard
 
 -- The wrapper of the C function `c` (`name` in messages) for calls of `lo`
--- to `hi` arguments: `answer(...)`'s result, or its error as `returned`
--- reports it; the C function where `answer` returns nil, and for any other
--- number of arguments.
+-- to `hi` arguments: `answer(...)`'s result, or the C function's where
+-- `answer` returns nil, and for any other number of arguments; errors as
+-- `guard` raises them.
 local function wrapped(name, c, lo, hi, answer)
-  return function(...)
+  return guard(name, function(...)
     local n = select("#", ...)
     if n >= lo and n <= hi then
-      local ok, out = pcall(answer, ...)
-      if not ok or out then return returned(name, ok, out) end
+      local out = answer(...)
+      if out then return out end
     end
     return c(...)
-  end
+  end)
 end
 
 -- Rows of `w` cells from `cells`, into `m[1..h]`; each row starts `stride`
@@ -166,27 +158,35 @@ end
 local has_ffi, ffi = pcall(require, "ffi")
 local new_bytes = has_ffi and ffi.typeof("uint8_t[?]")
 
--- The map's height and width, or nil unless it has rows, row 1 is a table
--- of cells within MAX_CELLS and neither has a hole (the checks of
--- read_size in src/lua/read.rs).
+-- The map's height and width (the probe borders of the map and of row 1),
+-- or nil unless it has rows, row 1 is a table of cells and they are
+-- within MAX_CELLS (the checks of Args::map_size in src/lua/read.rs).
 local function size(m)
-  if type(m) ~= "table" or len_is_user_code(m) then return nil end
-  local h = #m
-  if h == 0 or has_key_beyond(m, h) then return nil end
+  if type(m) ~= "table" then return nil end
+  local h = length(m)
+  if h == 0 then return nil end
   local first = rawget(m, 1)
-  if type(first) ~= "table" or len_is_user_code(first) then return nil end
-  local w = #first
+  if type(first) ~= "table" then return nil end
+  local w = length(first)
   -- Rows may alias one table: bound the size before reading it.
-  if w == 0 or w * h > MAX_CELLS or has_key_beyond(first, w) then return nil end
+  if w == 0 or w * h > MAX_CELLS then return nil end
   return h, w
+end
+
+-- Whether the walking rule of the map m (a table) is the helpers': no
+-- `blocked` field. A map with one (an overworld's "#~^") goes to the C
+-- function, which reads it (Args::map_blocked in src/lua/read.rs); the
+-- helpers see the cells alone.
+local function walks_by_walls(m)
+  return rawequal(rawget(m, "blocked"), nil)
 end
 
 -- The cells of the ww x wh window at (x0, y0) of the map m, of h rows of
 -- w cells, as one string, rows ended by "\n" if `newlines` (the last one
 -- without); nil unless the map is still that size and every row of the
--- window is a table of w cells without a hole, its cells in the window
--- one-byte strings (then the C function reports what is wrong): the checks
--- of read_window / read_row in src/lua/read.rs.
+-- window is a table of which w is a border (row[w] present, row[w + 1]
+-- nil), its cells in the window one-byte strings (then the C function
+-- reports what is wrong): the checks of Args::row_cells in src/lua/read.rs.
 local function read_window(m, x0, y0, ww, wh, h, w, newlines)
   local size_ = newlines and (ww + 1) * wh or ww * wh
   local buf = new_bytes(size_)
@@ -198,7 +198,7 @@ local function read_window(m, x0, y0, ww, wh, h, w, newlines)
   local k, dx = -1, x0 - 1
   for y = y0, y0 + wh - 1 do
     local row = rawget(m, y)
-    if type(row) ~= "table" or len_is_user_code(row) or #row ~= w or has_key_beyond(row, w) then
+    if type(row) ~= "table" or rawequal(rawget(row, w), nil) or not rawequal(rawget(row, w + 1), nil) then
       return nil
     end
     for x = 1, ww do
@@ -233,26 +233,25 @@ local function new_map(w, h)
   return m
 end
 
-function map.new_map(...)
+map.new_map = guard("map.new_map", function(...)
   local w, h = ...
   if select("#", ...) == 2 and type(w) == "number" and type(h) == "number"
       and w >= 1 and h >= 1 and w % 1 == 0 and h % 1 == 0 and w * h <= MAX_CELLS then
-    return returned("map.new_map", pcall(new_map, w, h))
+    return new_map(w, h)
   end
   return c_new_map(...)
-end
+end)
 
 if has_ffi then
   map.render = wrapped("map.render", c_render, 1, 1, function(m) return read(m, true) end)
 
-  function map.reachable(...)
-    if select("#", ...) == 1 then
-      local ok, cells, w = pcall(read, (...), false)
-      if not ok then return returned("map.reachable", ok, cells) end
+  map.reachable = guard("map.reachable", function(...)
+    if select("#", ...) == 1 and type((...)) == "table" and walks_by_walls((...)) then
+      local cells, w = read((...), false)
       if cells then return reach_cells(cells, w) end
     end
     return c_reachable(...)
-  end
+  end)
 
   local bytes, doubles = ffi.typeof("const uint8_t *"), ffi.typeof("const double *")
 
@@ -306,14 +305,14 @@ if has_ffi then
     return fov(m, x, ...)
   end
 
-  function map.fov(...)
+  map.fov = guard("map.fov", function(...)
     local n, table_at = select("#", ...), type((select(2, ...))) == "table" and 1 or 0
     if n >= 3 - table_at and n <= 5 - table_at then
-      local ok, vis = pcall(fov_of, ...)
-      if not ok or vis then return returned("map.fov", ok, vis) end
+      local vis = fov_of(...)
+      if vis then return vis end
     end
     return c_fov(...)
-  end
+  end)
 
   -- The rows of a map of h rows of w cells from one double per cell of its
   -- ww x wh window at (x0, y0): NaN and every cell outside are false.
@@ -342,11 +341,13 @@ if has_ffi then
   -- distances' or flee's rows; nil where the C function is to answer.
   local function search(window, cells_of, m, sources, options)
     local h, w = size(m)
-    if not h then return nil end
+    if not h or not walks_by_walls(m) then return nil end
     local x0, y0, ww, wh = window(w, h, sources, options)
     local cells = read_window(m, x0, y0, ww, wh, h, w, false)
     if not cells then return nil end
     local raw = cells_of(cells, ww, w, h, x0, y0, sources, options)
+    -- false: the sources or options now give another window.
+    if not raw then return nil end
     return distance_rows(raw, w, h, x0, y0, ww, wh)
   end
 
@@ -408,7 +409,7 @@ if has_ffi then
     local x2, y2, j = cell_at(i, ...)
     if select("#", ...) > j then return nil end
     local h, w = size(m)
-    if not (h and is_cell(x1, y1, w, h) and is_cell(x2, y2, w, h)) then return nil end
+    if not (h and is_cell(x1, y1, w, h) and is_cell(x2, y2, w, h) and walks_by_walls(m)) then return nil end
     return m, h, w, x1, y1, x2, y2, (select(j, ...))
   end
 
@@ -421,17 +422,19 @@ if has_ffi then
     if not cells then return nil end
     local raw, why = path_cells(cells, ww, w, h, x0, y0, x1, y1, x2, y2, options)
     if raw then return positions(raw) end
+    -- false: the options now give another window.
+    if raw == false then return nil end
     return false, why
   end
 
   local function path_of(...) return path(two_cells(...)) end
 
-  function map.path(...)
-    local ok, p, why = pcall(path_of, ...)
-    if not ok or p then return returned("map.path", ok, p) end
+  map.path = guard("map.path", function(...)
+    local p, why = path_of(...)
+    if p then return p end
     if p == false then return nil, why end
     return c_path(...)
-  end
+  end)
 
   -- The flags of the ww x wh window at (x0, y0) of `known`: a byte a cell,
   -- 1 where known[y][x] is truthy; nil unless every row there is a table or
@@ -459,7 +462,10 @@ if has_ffi then
   -- function is to answer.
   local function explore(m, known, x, y, options)
     local h, w = size(m)
-    if not (h and type(known) == "table" and is_cell(x, y, w, h)) then return nil end
+    if not (h and type(known) == "table" and is_cell(x, y, w, h) and walks_by_walls(m)) then return nil end
+    -- The C function reads avoid once for all its windows; each window
+    -- here would read it again.
+    if type(options) == "table" and rawget(options, "avoid") ~= nil then return nil end
     local r = EXPLORE_RADIUS
     while true do
       local x0, y0 = max(1, x - r), max(1, y - r)
@@ -482,14 +488,15 @@ if has_ffi then
     return explore(m, known, x, y, (select(i, ...)))
   end
 
-  function map.explore(...)
-    local ok, p, why = pcall(explore_of, ...)
-    if not ok or p then return returned("map.explore", ok, p) end
+  map.explore = guard("map.explore", function(...)
+    local p, why = explore_of(...)
+    if p then return p end
     if p == false then return nil, why end
     return c_explore(...)
-  end
+  end)
 
   local function sample(m, count, options)
+    if type(m) ~= "table" or not walks_by_walls(m) then return nil end
     local cells, w = read(m, false)
     if not cells then return nil end
     return sample_cells(cells, w, count, options)
@@ -498,98 +505,9 @@ if has_ffi then
   map.sample = wrapped("map.sample", c_sample, 2, 3, sample)
 end
 
--- parse's map, built in the order of push_parsed in src/lua/push.rs.
-local function parsed(text, w, h, px, py, sx, sy)
-  local m = new_tab(h, 4)
-  split(m, text, w, h, w + 1)
-  m.width = w
-  m.height = h
-  if px then m.player = { x = px, y = py } end
-  if sx then m.stairs = { x = sx, y = sy } end
-  return m
-end
-
-function map.parse(...)
-  if select("#", ...) == 1 and type((...)) == "string" then
-    local text = ...
-    return returned("map.parse", pcall(parsed, text, parse_size(text)))
-  end
-  return c_parse(...)
-end
-
--- generate's level, built in the order and with the sizes of push_level in
--- src/lua/push.rs.
-local function level(cells, w, h, seed, algorithm, f)
-  local m = new_tab(h, 12)
-  split(m, cells, w, h)
-  m.width = w
-  m.height = h
-  m.seed = seed
-  m.algorithm = algorithm
-  local n = f[5]
-  local rooms = new_tab(n, 0)
-  local i = 5
-  for r = 1, n do
-    local room = new_tab(0, 6)
-    room.x, room.y, room.w, room.h = f[i + 1], f[i + 2], f[i + 3], f[i + 4]
-    i = i + 5
-    local ne = f[i]
-    local exits = new_tab(ne, 0)
-    for e = 1, ne do
-      exits[e] = { x = f[i + 1], y = f[i + 2] }
-      i = i + 2
-    end
-    room.exits = exits
-    i = i + 1
-    local nl = f[i]
-    local links = new_tab(nl, 0)
-    for k = 1, nl do links[k] = f[i + k] end
-    room.links = links
-    i = i + nl
-    rooms[r] = room
-  end
-  m.rooms = rooms
-  i = i + 1
-  n = f[i]
-  local doors = new_tab(n, 0)
-  for d = 1, n do
-    doors[d] = { x = f[i + 1], y = f[i + 2] }
-    i = i + 2
-  end
-  m.doors = doors
-  m.player = { x = f[1], y = f[2] }
-  m.stairs = { x = f[3], y = f[4] }
-  i = i + 1
-  n = f[i]
-  local items = new_tab(n, 0)
-  for k = 1, n do
-    items[k] = { x = f[i + 1], y = f[i + 2], kind = CH[f[i + 3]] }
-    i = i + 3
-  end
-  m.items = items
-  i = i + 1
-  n = f[i]
-  local vaults = new_tab(n, 0)
-  for v = 1, n do
-    local vault = new_tab(0, 6)
-    vault.index, vault.x, vault.y = f[i + 1], f[i + 2], f[i + 3]
-    vault.w, vault.h, vault.rotation = f[i + 4], f[i + 5], f[i + 6]
-    vaults[v] = vault
-    i = i + 6
-  end
-  m.vaults = vaults
-  i = i + 1
-  n = f[i]
-  local placed = new_tab(n, 0)
-  for k = 1, n do
-    placed[k] = { x = f[i + 1], y = f[i + 2], char = CH[f[i + 3]] }
-    i = i + 3
-  end
-  m.placed = placed
-  if f[i + 1] == 1 then m.up = { x = f[i + 2], y = f[i + 3] } end
-  return m
-end
-
-function map.generate(...)
-  return returned("map.generate", pcall(level, generate_parts(...)))
-end
+-- What luajit_levels.lua and luajit_native.lua share with this file (ffi:
+-- nil without the FFI).
+return {
+  CH = CH, split = split, length = length, guard = guard, MAX_CELLS = MAX_CELLS,
+  ffi = has_ffi and ffi or nil,
+}

@@ -1,45 +1,74 @@
 //! The Lua binding: arguments in, results out, errors as strings.
 //!
 //! Each exported function is a raw C function in three steps:
-//! 1. read the arguments (`args.rs`, over the raw reads of `read.rs`) and
-//!    run the core inside `catch_unwind`, touching the Lua stack only
-//!    through calls that cannot raise a Lua error;
+//! 1. read the arguments (`cells.rs`, `search.rs`, `walks.rs`, ..., over
+//!    the raw reads of `read.rs`) and run the core inside `catch_unwind`,
+//!    touching the Lua stack only through calls that cannot raise a Lua
+//!    error;
 //! 2. on failure, raise the message as a plain Lua string (`raise`), with
 //!    no Rust value left alive in the frames that `lua_error` jumps over;
 //! 3. on success, push the result (`push.rs`) inside `lua_pcall`
 //!    (`push_protected`), so that a Lua error while building it, such as
 //!    running out of memory, is raised only after the reply is dropped.
 //!
+//! `call` (`calling.rs`) takes every function through these steps.
 //! mlua's own callbacks raise errors as userdata; raising strings keeps
 //! `pcall` users' `err:match(...)` working the same on every interpreter.
 //! On LuaJIT some functions take another route (`luajit.rs`).
 
-mod args;
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod answers;
+mod calling;
+mod cells;
 mod design;
+mod exports;
+mod field;
+mod level;
 #[cfg(feature = "luajit")]
 mod luajit;
+#[cfg(feature = "luajit")]
+mod luajit_native;
+#[cfg(feature = "luajit")]
+mod luajit_push;
+#[cfg(feature = "luajit")]
+mod luajit_toolbox;
+mod names;
+mod native;
+mod native_push;
+mod noise;
+mod options;
 mod push;
+mod push_level;
+mod random;
 mod read;
+mod scheduler;
+mod search;
+mod sight;
+mod toolbox;
+mod walks;
 
 use std::ffi::c_int;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use mlua::ffi::{self, lua_State};
 use mlua::{Lua, Table};
 
-use crate::args::MAX_CELLS;
 use crate::generators::{self, Generator};
-use crate::grid::{Grid, Pos, Rect, WALL};
+use crate::grid::{Grid, Pos, WALL};
+use crate::input::MAX_CELLS;
 use crate::level::{json, Level};
 use crate::memory;
-use crate::toolkit::board::BEYOND;
-use crate::toolkit::path::NoPath;
-use crate::toolkit::{
-    autotile, distances, explore, flee, fov, line, parse, path, reach, sample, step, visible,
+use crate::toolkit::{distances, fov, line, parse};
+use answers::{
+    answer_autotile, answer_explore, answer_light, answer_path, answer_reachable, answer_sample,
+    answer_step, answer_visible, rows, safety_map,
 };
-use read::Args;
+use calling::{call, push_reply, silence_panics};
 
-/// The module's functions, by the name Lua sees.
+/// The module's functions, by the name Lua sees. Each is an `unsafe extern
+/// "C-unwind" fn` whose `# Safety` is the same: Lua calls it as a C function,
+/// with a valid `state` and the two upvalues `Upvalues::register` gives it,
+/// and nothing else does.
 const EXPORTS: &[(&str, ffi::lua_CFunction)] = &[
     ("new_map", new_map),
     ("render", render),
@@ -59,39 +88,116 @@ const EXPORTS: &[(&str, ffi::lua_CFunction)] = &[
     ("line", line),
     ("visible", visible),
     ("parse", parse),
+    ("level", level::new_level),
+    ("load", level::load),
+    ("field", field::new_field),
+    ("rng", random::new_rng),
+    ("scheduler", scheduler::new_scheduler),
+    ("names", names::new_names),
+    ("noise", noise::new_noise),
+    ("light", light),
+    #[cfg(feature = "probe")]
     ("_panic_probe", panic_probe),
+    #[cfg(feature = "probe")]
+    ("_reads", reads_probe),
 ];
 
-#[mlua::lua_module(name = "map", skip_memory_check)]
+mlua::require_module_feature!();
+
+/// What `require "map"` calls: what `#[mlua::lua_module]` would write, with
+/// the LuaJIT flavour first checking that it runs on LuaJIT. Plain Lua 5.1
+/// has the same C API, so the library loads there, and `open` would fail on
+/// the first LuaJIT library `luajit.lua` needs, with an error that is not a
+/// string (mlua's userdata, which `lua5.1` prints as "(error object is not
+/// a string)"); it gets a message, as a string, instead.
+///
+/// # Safety
+/// Lua calls it, as `require` does, with a valid state.
+#[unsafe(no_mangle)]
+unsafe extern "C-unwind" fn luaopen_map(state: *mut lua_State) -> c_int {
+    #[cfg(feature = "luajit")]
+    // SAFETY: `state` is valid (this function's contract); no Rust value
+    // is alive for `lua_error` to jump over.
+    unsafe {
+        if !luajit::runs_on_luajit(state) {
+            ffi::lua_pushstring(state, luajit::NOT_LUAJIT.as_ptr());
+            ffi::lua_error(state);
+        }
+    }
+    // SAFETY: as the attribute macro's expansion does.
+    unsafe {
+        Lua::entrypoint1(state, move |lua| {
+            lua.skip_memory_check(true);
+            open(lua)
+        })
+    }
+}
+
 fn open(lua: &Lua) -> mlua::Result<Table> {
     silence_panics();
     let upvalues = Upvalues::new(lua)?;
     let module = lua.create_table()?;
     upvalues.register(lua, &module, EXPORTS)?;
+    let natives = [
+        level::METATABLE,
+        field::METATABLE,
+        random::METATABLE,
+        scheduler::METATABLE,
+        names::METATABLE,
+        noise::METATABLE,
+    ];
+    native::install(lua, &upvalues, &natives)?;
     module.set("VERSION", env!("CARGO_PKG_VERSION"))?;
     module.set("MAX_CELLS", MAX_CELLS)?;
+    module.set("INTERNAL_ERROR", crate::input::INTERNAL_ERROR)?;
     let names = generators::LIST.iter().map(|g| g.name);
     module.set("ALGORITHMS", lua.create_sequence_from(names)?)?;
+    let methods = lua.create_table()?;
+    for m in natives {
+        let names = lua.create_sequence_from(m.methods.iter().map(|&(name, _)| name))?;
+        methods.set(m.kind.name(), names)?;
+    }
+    module.set("METHODS", methods)?;
     #[cfg(feature = "luajit")]
-    luajit::wrap(lua, &module, &upvalues)?;
+    {
+        let shared = luajit::wrap(lua, &module, &upvalues)?;
+        luajit_native::wrap(lua, &upvalues, shared)?;
+        luajit_toolbox::wrap(lua, &upvalues)?;
+    }
     Ok(module)
 }
 
 /// What every exported function holds as its upvalues, made once when the
 /// module opens, so that no call needs to allocate to reach them: the field
-/// names the readers look up (`read::FIELD_NAMES`) and `push_reply`
-/// (`PUSH_REPLY`).
-struct Upvalues(Table, mlua::Function);
+/// names the readers look up (`read::FIELD_NAMES`), `push_reply`
+/// (`PUSH_REPLY`) and the natives' metatables (`native::NATIVES`).
+struct Upvalues {
+    field_names: Table,
+    push_reply: mlua::Function,
+    natives: Table,
+}
 
-/// The upvalue holding `push_reply`.
+/// The upvalue holding `push_reply` (the first holds `field_names`).
 const PUSH_REPLY: c_int = ffi::lua_upvalueindex(2);
 
 impl Upvalues {
     fn new(lua: &Lua) -> mlua::Result<Upvalues> {
-        let names = lua.create_sequence_from(read::Field::ALL.iter().map(|f| f.name()))?;
-        // SAFETY: `push_protected` calls it through `lua_pcall`.
-        let push = unsafe { lua.create_c_function(push_reply)? };
-        Ok(Upvalues(names, push))
+        let field_names = lua.create_sequence_from(read::Field::ALL.iter().map(|f| f.name()))?;
+        let natives = lua.create_table()?;
+        let row: mlua::Function = lua.load(push::ROW_CHUNK).set_name("=map/row").eval()?;
+        // SAFETY: `push_protected` calls it through `lua_pcall`; its
+        // upvalues are the natives' table, for the pushers of new natives,
+        // and the row maker `push::ROW` names.
+        let push: mlua::Function = unsafe {
+            lua.exec_raw((natives.clone(), row), |l| {
+                ffi::lua_pushcclosure(l, push_reply, 2)
+            })?
+        };
+        Ok(Upvalues {
+            field_names,
+            push_reply: push,
+            natives,
+        })
     }
 
     /// Sets each of `functions` in `table`, as a closure over the upvalues.
@@ -102,43 +208,28 @@ impl Upvalues {
         functions: &[(&str, ffi::lua_CFunction)],
     ) -> mlua::Result<()> {
         for &(name, function) in functions {
-            // SAFETY: the two values pushed become the closure's upvalues;
-            // each function follows the stack discipline described above.
-            let closure: mlua::Function = unsafe {
-                lua.exec_raw((self.0.clone(), self.1.clone()), |l| {
-                    ffi::lua_pushcclosure(l, function, 2)
-                })?
-            };
+            let upvalues = (
+                self.field_names.clone(),
+                self.push_reply.clone(),
+                self.natives.clone(),
+            );
+            // SAFETY: the three values pushed become the closure's
+            // upvalues; each function follows the stack discipline
+            // described above.
+            let closure: mlua::Function =
+                unsafe { lua.exec_raw(upvalues, |l| ffi::lua_pushcclosure(l, function, 3))? };
             table.set(name, closure)?;
         }
         Ok(())
     }
 }
 
-/// A caught panic becomes the Lua error "internal error (please report)"
-/// with its message; the default hook would also print it to the host's
-/// stderr (nginx's error.log). Other panics keep the default hook.
-fn silence_panics() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let default = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !CALLING.with(std::cell::Cell::get) {
-                default(info);
-            }
-        }));
-    });
-}
-
-thread_local! {
-    /// Whether this thread is inside `run`, where a panic is caught.
-    static CALLING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
 /// What a function hands back to Lua, by the shape of the Lua value.
 enum Reply {
     /// A table of rows of cells.
     Map(Grid),
+    /// A table of rows of cells with its `blocked` field.
+    Terrain(Box<(Grid, Vec<u8>)>),
     Level(Box<Level>),
     /// A string.
     Text(Vec<u8>),
@@ -146,21 +237,56 @@ enum Reply {
     Verdict(Result<(), String>),
     Description(&'static Generator),
     /// `fov`'s rows of `true` (see `push::push_visible`).
-    Visible(Box<(args::Fov, Vec<bool>)>),
+    Visible(Box<(sight::Seen, Vec<bool>)>),
     /// Rows of integers, `false` where unreached.
     Rows(Box<push::Rows>),
     /// An array of `{x=, y=}`, or nil and why.
     Positions(Result<Vec<Pos>, String>),
-    /// The level as `luajit.lua` takes it.
+    /// The level as `luajit_levels.lua` takes it.
     #[cfg(feature = "luajit")]
-    Parts(Box<Level>),
+    Parts(Box<luajit_push::Parts>),
     /// `x, y`, or nil.
     Cell(Option<Pos>),
     Boolean(bool),
+    /// An integer, such as a count.
+    Integer(i64),
+    /// A number (`noise:get`).
+    Number(f64),
+    /// Rows of numbers (`noise:grid`).
+    Numbers(Box<push::Numbers>),
+    /// A light map.
+    Lit(Box<push::Lit>),
+    /// A new noise source, as a userdata.
+    NewNoise(native::Fresh<crate::toolkit::noise::Noise>),
     /// An array of `{x=, y=}` on any integer coordinates.
     Points(Vec<(i64, i64)>),
     /// A map read from text.
     Parsed(Box<parse::Parsed>),
+    /// A new level, as a userdata.
+    NewLevel(native::Fresh<crate::native::NativeLevel>),
+    /// A new field, as a userdata.
+    NewField(native::Fresh<crate::native::field::Field>),
+    /// One cell's character (pushed from the natives' one-byte strings).
+    Char(u8),
+    /// One cell of a field: an integer, `false`, `true` or nil.
+    Value(crate::native::field::Value),
+    /// A level's things: `{char=, x=, y=}` each.
+    Things(Vec<(u8, Pos)>),
+    /// A field of flags as `fov`'s rows, or of values as `distances`' rows.
+    FieldRows(Box<crate::native::field::Field>),
+    /// A field of `generate`'s table (`level.rooms`), from its metadata.
+    LevelField(Box<Level>, &'static std::ffi::CStr),
+    /// Movers moved by `level:steps`: each mover's index in the array at
+    /// argument 3 and its new cell; the count moved is returned.
+    Moved(Vec<(usize, Pos)>),
+    /// What the toolbox's natives give (`map.rng`, `map.scheduler`,
+    /// `map.names`: toolbox.rs).
+    Toolbox(toolbox::Out),
+    /// No value.
+    Nothing,
+    /// A light userdata: an address for LuaJIT's FFI.
+    #[cfg(feature = "luajit")]
+    Address(*mut std::ffi::c_void),
     /// A window of a map, as `luajit.lua` takes it.
     #[cfg(feature = "luajit")]
     Window(crate::grid::Rect),
@@ -169,196 +295,185 @@ enum Reply {
     ParsedSize(Box<parse::Parsed>),
 }
 
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn new_map(state: *mut lua_State) -> c_int {
-    call(state, "map.new_map", |args| {
-        let (width, height) = args::new_map(args)?;
-        memory::check(memory::bound_new_map(width * height))?;
-        Ok(Reply::Map(Grid::new(width, height, WALL)))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map.new_map", |args| {
+            let (width, height) = cells::new_map(args)?;
+            memory::check(memory::bound_new_map(width * height))?;
+            Ok(Reply::Map(Grid::new(width, height, WALL)))
+        })
+    }
 }
 
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn render(state: *mut lua_State) -> c_int {
-    call(state, "map.render", |args| {
-        Ok(Reply::Text(
-            args::whole_map(args, memory::bound_render)?.render(),
-        ))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map.render", |args| {
+            args.at_most(1)?;
+            let grid = cells::whole_map(args, 1, memory::bound_render)?;
+            Ok(Reply::Text(grid.render()))
+        })
+    }
 }
 
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn reachable(state: *mut lua_State) -> c_int {
-    call(state, "map.reachable", |args| {
-        let grid = args::whole_map(args, memory::bound_reach)?;
-        Ok(Reply::Verdict(
-            reach::check(&grid).map_err(|e| e.to_string()),
-        ))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe { call(state, "map.reachable", answer_reachable) }
 }
 
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn generate(state: *mut lua_State) -> c_int {
-    call(state, "map.generate", |args| {
-        Ok(Reply::Level(Box::new(args::level(args)?)))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map.generate", |args| {
+            Ok(Reply::Level(Box::new(exports::level(args)?)))
+        })
+    }
 }
 
 /// `render(generate(...))` without building the table of rows.
+///
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn generate_text(state: *mut lua_State) -> c_int {
-    call(state, "map.generate_text", |args| {
-        Ok(Reply::Text(args::level_grid(args)?.render()))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map.generate_text", |args| {
+            Ok(Reply::Text(exports::level_grid(args)?.render()))
+        })
+    }
 }
 
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn generate_json(state: *mut lua_State) -> c_int {
-    call(state, "map.generate_json", |args| {
-        Ok(Reply::Text(json::level(&args::level(args)?).into_bytes()))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map.generate_json", |args| {
+            Ok(Reply::Text(
+                json::level(&exports::level(args)?).into_bytes(),
+            ))
+        })
+    }
 }
 
 /// `map.describe(name)`: a generator's doc, minimum size and options, for
 /// the CLI, the server's form and the docs to read.
+///
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn describe(state: *mut lua_State) -> c_int {
-    call(state, "map.describe", |args| {
-        Ok(Reply::Description(args::generator(args)?))
-    })
-}
-
-/// `map.fov(m, x, y [, radius [, options]])`: the cells visible from `(x, y)`.
-unsafe extern "C-unwind" fn fov(state: *mut lua_State) -> c_int {
-    call(state, "map.fov", |args| {
-        let asked = args::fov(args)?;
-        let seen = fov::visible(&asked.window, asked.origin, asked.radius, &asked.opaque);
-        Ok(Reply::Visible(Box::new((asked, seen))))
-    })
-}
-
-/// `map.distances(m, sources [, options])`: a Dijkstra map.
-unsafe extern "C-unwind" fn distances(state: *mut lua_State) -> c_int {
-    call(state, "map.distances", |args| {
-        let s = args::searched(args, args::DISTANCES, memory::bound_distances)?;
-        let values = distances::distances_from(&s.grid, &s.sources, &s.walk, &s.limits);
-        Ok(rows(&s, values))
-    })
-}
-
-/// A search's values over its window, as the rows of the whole map.
-fn rows(s: &args::Searched, values: Vec<i64>) -> Reply {
-    Reply::Rows(Box::new(push::Rows {
-        size: s.size,
-        window: s.window,
-        values,
-    }))
-}
-
-/// `map.path(m, x1, y1, x2, y2 [, options])`: a shortest path, or nil and why.
-unsafe extern "C-unwind" fn path(state: *mut lua_State) -> c_int {
-    call(state, "map.path", |args| {
-        Ok(Reply::Positions(route(&args::path(args)?)))
-    })
-}
-
-/// The path `route` asks for, as cells of the map, or why there is none.
-pub(super) fn route(r: &args::Route) -> Result<Vec<Pos>, String> {
-    let (window, from, to) = (r.window, r.from, r.to);
-    let found = if r.near {
-        let (a, b) = (window.inside(from), window.inside(to));
-        path::path_within(&r.grid, a, b, &r.walk, &r.limits)
-    } else {
-        // Farther than `max`: the grid is the goal's cell alone.
-        let open =
-            !r.walk.blocked[r.grid.cells()[0] as usize] && r.limits.closed.first() != Some(&true);
-        Err(path::too_far(from, to, open))
-    };
-    match found {
-        Ok(mut cells) => {
-            cells.iter_mut().for_each(|p| *p = window.outside(*p));
-            Ok(cells)
-        }
-        Err(NoPath::GoalBlocked { .. }) => Err(NoPath::GoalBlocked { goal: to }.to_string()),
-        Err(NoPath::NotConnected { .. }) => Err(NoPath::NotConnected { from, to }.to_string()),
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map.describe", |args| {
+            Ok(Reply::Description(exports::generator(args)?))
+        })
     }
 }
 
+/// `map.fov(m, x, y [, radius [, options]])`: the cells visible from `(x, y)`.
+///
+/// # Safety
+/// See `EXPORTS`.
+unsafe extern "C-unwind" fn fov(state: *mut lua_State) -> c_int {
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map.fov", |args| {
+            let asked = sight::fov(args)?;
+            let seen = fov::visible(&asked.window, asked.origin, asked.radius, &asked.opaque);
+            Ok(Reply::Visible(Box::new((asked.seen(), seen))))
+        })
+    }
+}
+
+/// `map.distances(m, sources [, options])`: a Dijkstra map.
+///
+/// # Safety
+/// See `EXPORTS`.
+unsafe extern "C-unwind" fn distances(state: *mut lua_State) -> c_int {
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map.distances", |args| {
+            let s = walks::searched(args, search::DISTANCES, memory::bound_distances)?;
+            let values = distances::distances_from(&s.grid, &s.sources, &s.walk, &s.limits);
+            Ok(rows(&s, values))
+        })
+    }
+}
+
+/// `map.path(m, x1, y1, x2, y2 [, options])`: a shortest path, or nil and why.
+///
+/// # Safety
+/// See `EXPORTS`.
+unsafe extern "C-unwind" fn path(state: *mut lua_State) -> c_int {
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe { call(state, "map.path", answer_path) }
+}
+
 /// `map.step(m, d, x, y [, options])`: the neighbour to step to, or nil.
+///
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn step(state: *mut lua_State) -> c_int {
-    call(state, "map.step", |args| {
-        let s = args::step(args)?;
-        let to = step::step(&s.grid, &s.values, s.from, &s.walk, &s.closed);
-        Ok(Reply::Cell(to.map(|p| s.window.outside(p))))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe { call(state, "map.step", answer_step) }
 }
 
 /// `map.flee(m, sources [, options])`: a safety map.
+///
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn flee(state: *mut lua_State) -> c_int {
-    call(state, "map.flee", |args| {
-        let s = args::searched(args, args::FLEE, memory::bound_flee)?;
-        Ok(rows(&s, safety_map(&s)?))
-    })
-}
-
-/// The safety map `s` asks for, over its window, or the error of a value
-/// too large, naming its cell of the map.
-pub(super) fn safety_map(s: &args::Searched) -> Result<Vec<i64>, String> {
-    flee::flee(&s.grid, &s.sources, &s.walk, &s.limits, s.factor).map_err(|e| {
-        flee::Overflow {
-            at: s.window.outside(e.at),
-            ..e
-        }
-        .to_string()
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map.flee", |args| {
+            let s = walks::searched(args, search::FLEE, memory::bound_flee)?;
+            Ok(rows(&s, safety_map(&s)?))
+        })
+    }
 }
 
 /// `map.explore(m, known, x, y [, options])`: the path to the nearest
 /// frontier cell, or nil and "explored". It reads the map and `known` in
 /// windows around the start, from `EXPLORE_RADIUS` on, doubling until the
 /// answer is inside one or the window is the map (`explore_within`).
+///
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn explore(state: *mut lua_State) -> c_int {
-    call(state, "map.explore", |args| {
-        let asked = args::explore(args)?;
-        let mut r = args::EXPLORE_RADIUS;
-        loop {
-            let window = asked.window(r);
-            let whole = window == crate::grid::Rect::whole(asked.size);
-            match explore_in(&asked.read(args, window, None)?, window, whole, r) {
-                Some(found) => return Ok(Reply::Positions(found)),
-                None => r = r.saturating_mul(2),
-            }
-        }
-    })
-}
-
-/// The answer `explore` finds in `window` (of radius `r`, or the whole
-/// map), as cells of the map; `None` to read a larger window.
-pub(super) fn explore_in(
-    e: &args::ExploreWindow,
-    window: crate::grid::Rect,
-    whole: bool,
-    r: usize,
-) -> Option<Result<Vec<Pos>, String>> {
-    let max = (!whole).then(|| r as i64 - 1);
-    match explore::explore_within(&e.grid, &e.known, e.start, &e.walk, &e.avoided, max) {
-        Some(mut path) => {
-            path.iter_mut().for_each(|p| *p = window.outside(*p));
-            Some(Ok(path))
-        }
-        None if whole => Some(Err("explored".to_string())),
-        None => None,
-    }
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe { call(state, "map.explore", answer_explore) }
 }
 
 /// `map.sample(m, count [, options])`: distinct random cells.
+///
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn sample(state: *mut lua_State) -> c_int {
-    call(state, "map.sample", |args| {
-        let (grid, count, seed, filter) = args::sample(args)?;
-        let cells = sample::sample(&grid, count, seed, &filter).map_err(|e| e.to_string())?;
-        Ok(Reply::Positions(Ok(cells)))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe { call(state, "map.sample", answer_sample) }
 }
 
 /// `map.line(x1, y1, x2, y2)`: the cells of a straight line.
+///
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn line(state: *mut lua_State) -> c_int {
-    call(state, "map.line", |args| {
-        let (a, b) = args::line(args)?;
-        Ok(Reply::Points(line::line(a, b)))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map.line", |args| {
+            let (a, b) = cells::line(args)?;
+            Ok(Reply::Points(line::line(a, b)))
+        })
+    }
 }
 
 /// `map.visible(m, x1, y1, x2, y2 [, options])`: whether the second cell
@@ -366,163 +481,70 @@ unsafe extern "C-unwind" fn line(state: *mut lua_State) -> c_int {
 /// is not opaque is decided by the cells on the ray to it alone
 /// (`visible::along`), read one at a time up to the first that blocks; an
 /// opaque one by the rectangle between the two.
+///
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn visible(state: *mut lua_State) -> c_int {
-    call(state, "map.visible", |args| {
-        let s = args::visible(args)?;
-        let width = s.size.0;
-        let target = args.cell_at(1, (s.to.x, s.to.y), width)?;
-        let seen = if s.opaque[target as usize] {
-            let w = s.window;
-            let grid = args.window(1, (w.x, w.y), (w.w, w.h), width)?;
-            let (from, to) = (w.inside(s.from), w.inside(s.to));
-            visible::visible(&grid, from, to, s.radius, &s.opaque)
-        } else {
-            visible::along(s.from, s.to, s.radius, &s.opaque, |p| {
-                args.cell_at(1, (p.x, p.y), width)
-            })?
-        };
-        Ok(Reply::Boolean(seen))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe { call(state, "map.visible", answer_visible) }
 }
 
 /// `map.parse(text)`: the map a text draws.
+///
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn parse(state: *mut lua_State) -> c_int {
-    call(state, "map.parse", |args| {
-        Ok(Reply::Parsed(Box::new(args::parse(args)?)))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map.parse", |args| {
+            Ok(Reply::Parsed(Box::new(exports::parse(args)?)))
+        })
+    }
 }
 
 /// `map.autotile(m [, options])`: each cell's mask of its neighbours of the
 /// same class, `false` for cells of no class.
+///
+/// # Safety
+/// See `EXPORTS`.
 unsafe extern "C-unwind" fn autotile(state: *mut lua_State) -> c_int {
-    call(state, "map.autotile", |args| {
-        let (grid, tile) = args::autotile(args)?;
-        let masks = autotile::masks(&grid, &tile);
-        let size = (grid.width(), grid.height());
-        Ok(Reply::Rows(Box::new(push::Rows {
-            size,
-            window: Rect::whole(size),
-            values: masks.iter().map(|m| m.map_or(BEYOND, i64::from)).collect(),
-        })))
-    })
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe { call(state, "map.autotile", answer_autotile) }
+}
+
+/// `map.light(m, lights [, options])`: a light map.
+///
+/// # Safety
+/// See `EXPORTS`.
+unsafe extern "C-unwind" fn light(state: *mut lua_State) -> c_int {
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe { call(state, "map.light", answer_light) }
 }
 
 /// Panics on purpose, so the tests can show that a panic inside the module
-/// surfaces as a Lua error and the host keeps running.
+/// surfaces as a Lua error and the host keeps running. Only in the probe
+/// modules (`make probe`, the cargo feature `probe`).
+///
+/// # Safety
+/// See `EXPORTS`.
+#[cfg(feature = "probe")]
 unsafe extern "C-unwind" fn panic_probe(state: *mut lua_State) -> c_int {
-    call(state, "map._panic_probe", |_| panic!("probe"))
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe { call(state, "map._panic_probe", |_| panic!("probe")) }
 }
 
-/// Runs `body`, then pushes its reply or raises its error as `"name: message"`.
-/// Only `state` and the moved-out reply live in this frame when `raise` jumps.
-unsafe fn call(
-    state: *mut lua_State,
-    name: &str,
-    body: impl FnOnce(&Args) -> Result<Reply, String>,
-) -> c_int {
-    match run(state, name, body) {
-        Ok(reply) => push_protected(state, name, reply),
-        Err(message) => raise(state, message),
+/// `map._reads()`: the raw reads of table entries since the last call
+/// (`read::take_reads`), for the spec that counts what reading a map costs.
+/// Only in the probe modules.
+///
+/// # Safety
+/// See `EXPORTS`.
+#[cfg(feature = "probe")]
+unsafe extern "C-unwind" fn reads_probe(state: *mut lua_State) -> c_int {
+    // SAFETY: Lua called this function with a valid state (see `EXPORTS`).
+    unsafe {
+        call(state, "map._reads", |_| {
+            Ok(Reply::Integer(read::take_reads() as i64))
+        })
     }
-}
-
-/// Step 3: pushes `reply` inside `lua_pcall`, so that a Lua error while
-/// building the result (out of memory, no room on the stack) cannot jump
-/// over `reply`: it is dropped here, and then the error is raised with the
-/// function's name. Pushing `push_reply` (an upvalue) and a light userdata
-/// allocate nothing, so nothing before the `pcall` can fail.
-unsafe fn push_protected(state: *mut lua_State, name: &str, reply: Reply) -> c_int {
-    let base = ffi::lua_gettop(state);
-    ffi::lua_pushvalue(state, PUSH_REPLY);
-    ffi::lua_pushlightuserdata(state, std::ptr::from_ref(&reply).cast_mut().cast());
-    let status = ffi::lua_pcall(state, 1, ffi::LUA_MULTRET, 0);
-    drop(reply);
-    if status == ffi::LUA_OK {
-        return ffi::lua_gettop(state) - base;
-    }
-    // Only `message` may be alive here: `raise` frees it before it jumps.
-    // Running out of stack reads the same whichever check met it (and on
-    // either interpreter: see luajit.lua).
-    let message = match (status, read::message(state)) {
-        (ffi::LUA_ERRMEM, _) => format!("{name}: not enough memory for the result"),
-        (_, why) if why.contains("stack overflow") => format!("{name}: stack overflow"),
-        (_, why) => format!("{name}: {why}"),
-    };
-    ffi::lua_settop(state, base);
-    raise(state, message)
-}
-
-/// The protected part of `push_protected`: its one argument points to the
-/// reply, which outlives this call.
-unsafe extern "C-unwind" fn push_reply(state: *mut lua_State) -> c_int {
-    let reply = &*ffi::lua_touserdata(state, 1).cast::<Reply>();
-    ffi::lua_settop(state, 0);
-    match reply {
-        Reply::Map(grid) => push::push_grid(state, grid),
-        Reply::Level(level) => push::push_level(state, level),
-        Reply::Text(text) => push::push_bytes(state, text),
-        Reply::Verdict(Ok(())) => push::push_true(state),
-        Reply::Verdict(Err(why)) => push::push_false_and(state, why),
-        Reply::Description(generator) => push::push_description(state, generator),
-        Reply::Visible(fov) => {
-            let (fov, seen) = &**fov;
-            push::push_visible(state, fov.height, fov.corner, fov.window.width(), seen)
-        }
-        Reply::Rows(rows) => push::push_rows_of_integers(state, rows),
-        Reply::Positions(Ok(cells)) => push::push_positions(state, cells),
-        Reply::Positions(Err(why)) => push::push_nil_and(state, why),
-        #[cfg(feature = "luajit")]
-        Reply::Parts(level) => luajit::push_level_parts(state, level),
-        Reply::Cell(cell) => push::push_cell(state, *cell),
-        Reply::Boolean(b) => push::push_boolean(state, *b),
-        Reply::Points(points) => push::push_points(state, points),
-        Reply::Parsed(parsed) => push::push_parsed(state, parsed),
-        #[cfg(feature = "luajit")]
-        Reply::Window(window) => luajit::push_window(state, *window),
-        #[cfg(feature = "luajit")]
-        Reply::ParsedSize(parsed) => luajit::push_parsed_size(state, parsed),
-    }
-}
-
-/// Step 1: the core's work, with any panic turned into an error message
-/// prefixed by the function's name.
-unsafe fn run(
-    state: *mut lua_State,
-    name: &str,
-    body: impl FnOnce(&Args) -> Result<Reply, String>,
-) -> Result<Reply, String> {
-    let args = Args::new(state);
-    CALLING.with(|c| c.set(true));
-    let result = catch_unwind(AssertUnwindSafe(|| body(&args)));
-    CALLING.with(|c| c.set(false));
-    match result {
-        Ok(result) => result.map_err(|message| format!("{name}: {message}")),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("unknown panic");
-            Err(format!("{name}: internal error (please report): {what}"))
-        }
-    }
-}
-
-/// The longest message `raise` passes on; messages cut long values to 40
-/// bytes, so only a bug would make one longer.
-const MESSAGE_BYTES: usize = 1024;
-
-/// Raises `message` as a Lua string error. It is moved into a buffer on the
-/// C stack and the `String` freed first: pushing it may itself fail (Lua out
-/// of memory) and jump, and then nothing may be left on the heap.
-unsafe fn raise(state: *mut lua_State, message: String) -> ! {
-    let mut buffer = [0u8; MESSAGE_BYTES];
-    let mut len = message.len().min(MESSAGE_BYTES);
-    while !message.is_char_boundary(len) {
-        len -= 1;
-    }
-    buffer[..len].copy_from_slice(&message.as_bytes()[..len]);
-    drop(message);
-    ffi::lua_pushlstring(state, buffer.as_ptr().cast(), len);
-    ffi::lua_error(state)
 }

@@ -1,12 +1,21 @@
 //! Writing to the Lua stack: every result a function returns.
 //!
 //! Pushing runs after the core is done, inside `lua_pcall` (`push_protected`
-//! in mod.rs). Tables are built with `lua_createtable` + `lua_rawseti`, each
-//! distinct cell string pushed once and copied with `lua_pushvalue`: the
-//! fastest way to fill a table of rows (docs/performance.md). Each pusher
+//! in mod.rs). Each distinct cell string is pushed once and copied with
+//! `lua_pushvalue`; a row of up to 256 cells is made by one call of the row
+//! maker (`{...}`, `ROW_CHUNK`), a wider one with `lua_createtable` and a
+//! `lua_rawseti` a cell: the fastest ways to fill a table of rows
+//! (docs/performance.md). Each pusher
 //! leaves exactly its results on the stack. The errors it can meet (Lua out
 //! of memory, no room on the stack) end the `pcall`; the reply is dropped
 //! before they are raised again, so no Rust value is ever jumped over.
+//!
+//! The pushers' contract, each one's `# Safety`: `l` is the state of a Lua
+//! call to the module, inside `push_reply`'s protected call (so an error
+//! they raise ends that `pcall`), with the free stack slots each asks for
+//! (the public ones make their own room).
+
+#![deny(unsafe_op_in_unsafe_fn)]
 
 use std::ffi::{c_int, CStr};
 
@@ -14,186 +23,174 @@ use mlua::ffi::{self, lua_State};
 
 use crate::generators::{Default, Generator, Kind, OptionSpec};
 use crate::grid::{Grid, Pos, Rect};
-use crate::level::{design, Level, ITEMS};
+use crate::level::{design, ITEMS};
 use crate::toolkit::board::BEYOND;
 use crate::toolkit::parse::Parsed;
 
 /// Makes room for `slots` more values on the stack, or raises "stack
 /// overflow (no room on the Lua stack for the result)".
-unsafe fn make_room(l: *mut lua_State, slots: c_int) {
-    ffi::luaL_checkstack(
-        l,
-        slots,
-        c"no room on the Lua stack for the result".as_ptr(),
-    );
+///
+/// # Safety
+/// The pushers' contract (module doc).
+pub(super) unsafe fn make_room(l: *mut lua_State, slots: c_int) {
+    // SAFETY: `luaL_checkstack` raises its error inside the `pcall` when the
+    // stack cannot grow.
+    unsafe {
+        ffi::luaL_checkstack(
+            l,
+            slots,
+            c"no room on the Lua stack for the result".as_ptr(),
+        );
+    }
 }
 
-/// Slots a push needs: the result, a row, a scratch value and up to 256
-/// cached cell strings.
-const PUSH_SLOTS: c_int = 260;
+/// Slots a push of `grid`'s rows needs: the result, a row, a scratch value
+/// and up to 256 cached cell strings; then, for a row the row maker makes,
+/// the maker and the row's cells.
+pub(super) fn push_slots(grid: &Grid) -> c_int {
+    let made = if grid.width() <= MADE_ROWS {
+        1 + grid.width()
+    } else {
+        0
+    };
+    (260 + made) as c_int
+}
 
+/// The row maker, `push_reply`'s second upvalue: a Lua function that returns its
+/// arguments as a new table, `{...}`. Lua 5.4's `OP_SETLIST` stores a
+/// row's cells in one step, where the C API takes a `lua_rawseti` a cell.
+pub const ROW_CHUNK: &str = "return function(...) return {...} end";
+const ROW: c_int = ffi::lua_upvalueindex(2);
+
+/// The widest row the row maker builds (one argument a cell); wider rows
+/// are filled a cell at a time.
+const MADE_ROWS: usize = 256;
+
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_grid(l: *mut lua_State, grid: &Grid) -> c_int {
-    make_room(l, PUSH_SLOTS);
-    push_rows(l, grid, 0);
-    1
+    // SAFETY: `make_room` above made the slots it uses.
+    unsafe {
+        make_room(l, push_slots(grid));
+        push_rows(l, grid, 0);
+        1
+    }
+}
+
+/// The rows of `grid` with its `blocked` field (a level's `table()` of a
+/// map whose walking `blocked` says).
+///
+/// # Safety
+/// The pushers' contract (module doc).
+pub unsafe fn push_terrain(l: *mut lua_State, grid: &Grid, blocked: &[u8]) -> c_int {
+    // SAFETY: `make_room` made the slots `push_rows` uses and one more.
+    unsafe {
+        make_room(l, push_slots(grid) + 1);
+        push_rows(l, grid, 1);
+        ffi::lua_pushlstring(l, blocked.as_ptr().cast(), blocked.len());
+        ffi::lua_setfield(l, -2, c"blocked".as_ptr());
+        1
+    }
 }
 
 /// Pushes the rows of `grid` as a new table with room for `fields` more keys.
-unsafe fn push_rows(l: *mut lua_State, grid: &Grid, fields: c_int) {
-    ffi::lua_createtable(l, grid.height() as c_int, fields);
-    let map = ffi::lua_gettop(l);
-    // Each distinct cell string is pushed once, just above the map table.
-    let mut present = [false; 256];
-    grid.cells()
-        .iter()
-        .for_each(|&c| present[c as usize] = true);
-    let mut slot = [0 as c_int; 256];
-    for (cell, _) in present.iter().enumerate().filter(|(_, &p)| p) {
-        ffi::lua_pushlstring(l, [cell as u8].as_ptr().cast(), 1);
-        slot[cell] = ffi::lua_gettop(l);
-    }
-    for (y, row) in grid.rows().enumerate() {
-        ffi::lua_createtable(l, grid.width() as c_int, 0);
-        for (x, &cell) in row.iter().enumerate() {
-            ffi::lua_pushvalue(l, slot[cell as usize]);
-            ffi::lua_rawseti(l, -2, x as ffi::lua_Integer + 1);
+///
+/// # Safety
+/// The pushers' contract, with `push_slots(grid)` slots free.
+pub(super) unsafe fn push_rows(l: *mut lua_State, grid: &Grid, fields: c_int) {
+    // SAFETY: the caller made room for the table, a row and 256 cell strings
+    // (`push_slots`); the table index `map` stays valid, as only pushes above
+    // it follow.
+    unsafe {
+        ffi::lua_createtable(l, grid.height() as c_int, fields);
+        let map = ffi::lua_gettop(l);
+        // Each distinct cell string is pushed once, just above the map table.
+        let mut present = [false; 256];
+        grid.cells()
+            .iter()
+            .for_each(|&c| present[c as usize] = true);
+        let mut slot = [0 as c_int; 256];
+        for (cell, _) in present.iter().enumerate().filter(|(_, &p)| p) {
+            ffi::lua_pushlstring(l, [cell as u8].as_ptr().cast(), 1);
+            slot[cell] = ffi::lua_gettop(l);
         }
-        ffi::lua_rawseti(l, map, y as ffi::lua_Integer + 1);
-    }
-    ffi::lua_settop(l, map);
-}
-
-pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
-    make_room(l, PUSH_SLOTS);
-    push_rows(l, &level.grid, 12);
-    let map = ffi::lua_gettop(l);
-    set_int(l, map, c"width", level.grid.width() as i64);
-    set_int(l, map, c"height", level.grid.height() as i64);
-    set_int(l, map, c"seed", level.seed);
-    ffi::lua_pushlstring(l, level.algorithm.as_ptr().cast(), level.algorithm.len());
-    ffi::lua_setfield(l, map, c"algorithm".as_ptr());
-
-    ffi::lua_createtable(l, level.rooms.len() as c_int, 0);
-    for (i, room) in level.rooms.iter().enumerate() {
-        ffi::lua_createtable(l, 0, 6);
-        let t = ffi::lua_gettop(l);
-        for (key, v) in [
-            (c"x", room.x),
-            (c"y", room.y),
-            (c"w", room.w),
-            (c"h", room.h),
-        ] {
-            set_int(l, t, key, v as i64);
+        for (y, row) in grid.rows().enumerate() {
+            if row.len() <= MADE_ROWS {
+                ffi::lua_pushvalue(l, ROW);
+                for &cell in row {
+                    ffi::lua_pushvalue(l, slot[cell as usize]);
+                }
+                ffi::lua_call(l, row.len() as c_int, 1);
+            } else {
+                ffi::lua_createtable(l, grid.width() as c_int, 0);
+                for (x, &cell) in row.iter().enumerate() {
+                    ffi::lua_pushvalue(l, slot[cell as usize]);
+                    ffi::lua_rawseti(l, -2, x as ffi::lua_Integer + 1);
+                }
+            }
+            ffi::lua_rawseti(l, map, y as ffi::lua_Integer + 1);
         }
-        push_exits(l, t, &level.exits.exits[i], &level.exits.links[i]);
-        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
-    }
-    ffi::lua_setfield(l, map, c"rooms".as_ptr());
-
-    ffi::lua_createtable(l, level.doors.len() as c_int, 0);
-    for (i, &door) in level.doors.iter().enumerate() {
-        push_pos(l, door, 0);
-        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
-    }
-    ffi::lua_setfield(l, map, c"doors".as_ptr());
-
-    push_pos(l, level.player, 0);
-    ffi::lua_setfield(l, map, c"player".as_ptr());
-    push_pos(l, level.stairs, 0);
-    ffi::lua_setfield(l, map, c"stairs".as_ptr());
-
-    ffi::lua_createtable(l, level.items.len() as c_int, 0);
-    for (i, item) in level.items.iter().enumerate() {
-        push_pos(l, item.pos, 1);
-        ffi::lua_pushlstring(l, [item.kind].as_ptr().cast(), 1);
-        ffi::lua_setfield(l, -2, c"kind".as_ptr());
-        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
-    }
-    ffi::lua_setfield(l, map, c"items".as_ptr());
-    push_design(l, map, level);
-    1
-}
-
-/// A room's `exits` (`{x=, y=}` each) and `links` (1-based room indices),
-/// set in the room's table at `t`.
-unsafe fn push_exits(l: *mut lua_State, t: c_int, exits: &[Pos], links: &[u32]) {
-    ffi::lua_createtable(l, exits.len() as c_int, 0);
-    for (k, &p) in exits.iter().enumerate() {
-        push_pos(l, p, 0);
-        ffi::lua_rawseti(l, -2, k as ffi::lua_Integer + 1);
-    }
-    ffi::lua_setfield(l, t, c"exits".as_ptr());
-    ffi::lua_createtable(l, links.len() as c_int, 0);
-    for (k, &r) in links.iter().enumerate() {
-        ffi::lua_pushinteger(l, r as ffi::lua_Integer + 1);
-        ffi::lua_rawseti(l, -2, k as ffi::lua_Integer + 1);
-    }
-    ffi::lua_setfield(l, t, c"links".as_ptr());
-}
-
-/// The level's `vaults`, `placed` and (after `arrive`) `up`, set in the
-/// map's table at `map`.
-unsafe fn push_design(l: *mut lua_State, map: c_int, level: &Level) {
-    ffi::lua_createtable(l, level.vaults.len() as c_int, 0);
-    for (i, v) in level.vaults.iter().enumerate() {
-        ffi::lua_createtable(l, 0, 6);
-        let t = ffi::lua_gettop(l);
-        for (key, n) in [
-            (c"index", v.index + 1),
-            (c"x", v.rect.x),
-            (c"y", v.rect.y),
-            (c"w", v.rect.w),
-            (c"h", v.rect.h),
-            (c"rotation", v.rotation as usize),
-        ] {
-            set_int(l, t, key, n as i64);
-        }
-        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
-    }
-    ffi::lua_setfield(l, map, c"vaults".as_ptr());
-
-    ffi::lua_createtable(l, level.placed.len() as c_int, 0);
-    for (i, p) in level.placed.iter().enumerate() {
-        push_pos(l, p.pos, 1);
-        ffi::lua_pushlstring(l, [p.char].as_ptr().cast(), 1);
-        ffi::lua_setfield(l, -2, c"char".as_ptr());
-        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
-    }
-    ffi::lua_setfield(l, map, c"placed".as_ptr());
-
-    if let Some(up) = level.up {
-        push_pos(l, up, 0);
-        ffi::lua_setfield(l, map, c"up".as_ptr());
+        ffi::lua_settop(l, map);
     }
 }
 
 /// Pushes `{x=, y=}` with room for `extra` more fields.
+///
+/// # Safety
+/// The pushers' contract, with two slots free.
 pub(super) unsafe fn push_pos(l: *mut lua_State, p: Pos, extra: c_int) {
-    ffi::lua_createtable(l, 0, 2 + extra);
-    let t = ffi::lua_gettop(l);
-    set_int(l, t, c"x", p.x as i64);
-    set_int(l, t, c"y", p.y as i64);
+    // SAFETY: the caller leaves room for the table and one value.
+    unsafe {
+        ffi::lua_createtable(l, 0, 2 + extra);
+        let t = ffi::lua_gettop(l);
+        set_int(l, t, c"x", p.x as i64);
+        set_int(l, t, c"y", p.y as i64);
+    }
 }
 
+/// # Safety
+/// The pushers' contract, with one slot free and a table at `table`.
 pub(super) unsafe fn set_int(l: *mut lua_State, table: c_int, key: &CStr, v: i64) {
-    ffi::lua_pushinteger(l, v as ffi::lua_Integer);
-    ffi::lua_setfield(l, table, key.as_ptr());
+    // SAFETY: `table` is a table on the stack (this function's contract) and it
+    // pushes one value at a time, set at once.
+    unsafe {
+        ffi::lua_pushinteger(l, v as ffi::lua_Integer);
+        ffi::lua_setfield(l, table, key.as_ptr());
+    }
 }
 
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_bytes(l: *mut lua_State, bytes: &[u8]) -> c_int {
-    ffi::lua_pushlstring(l, bytes.as_ptr().cast(), bytes.len());
-    1
+    // SAFETY: it pushes at most 1 values, within the LUA_MINSTACK (20) slots a
+    // C function is given; Lua copies the bytes.
+    unsafe {
+        ffi::lua_pushlstring(l, bytes.as_ptr().cast(), bytes.len());
+        1
+    }
 }
 
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_true(l: *mut lua_State) -> c_int {
-    ffi::lua_pushboolean(l, 1);
-    1
+    // SAFETY: it pushes at most 1 values, within the LUA_MINSTACK (20) slots a
+    // C function is given.
+    unsafe {
+        ffi::lua_pushboolean(l, 1);
+        1
+    }
 }
 
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_false_and(l: *mut lua_State, why: &str) -> c_int {
-    ffi::lua_pushboolean(l, 0);
-    ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
-    2
+    // SAFETY: it pushes at most 2 values, within the LUA_MINSTACK (20) slots a
+    // C function is given; Lua copies the bytes.
+    unsafe {
+        ffi::lua_pushboolean(l, 0);
+        ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
+        2
+    }
 }
 
 /// `map.describe`'s table: `{name, doc, min_width, min_height, options,
@@ -201,80 +198,117 @@ pub unsafe fn push_false_and(l: *mut lua_State, why: &str) -> c_int {
 /// default, default_text, doc}` in the order the algorithm checks them,
 /// `items` last; `design` the options every algorithm takes as tables
 /// (`vaults`, `arrive`, `place`), each `{name, type = "table", shape, doc}`.
+///
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_description(l: *mut lua_State, algorithm: &Generator) -> c_int {
-    make_room(l, 8);
-    ffi::lua_createtable(l, 0, 6);
-    let t = ffi::lua_gettop(l);
-    set_str(l, t, c"name", algorithm.name);
-    set_str(l, t, c"doc", algorithm.doc);
-    set_int(l, t, c"min_width", algorithm.min_width as i64);
-    set_int(l, t, c"min_height", algorithm.min_height as i64);
-    let specs: Vec<&OptionSpec> = algorithm.options.iter().chain([&ITEMS]).collect();
-    ffi::lua_createtable(l, specs.len() as c_int, 0);
-    for (i, spec) in specs.iter().enumerate() {
-        push_option(l, spec);
-        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    // SAFETY: `make_room` above made the slots it uses; each nested table is
+    // set in `t` before the next is made.
+    unsafe {
+        make_room(l, 8);
+        ffi::lua_createtable(l, 0, 8);
+        let t = ffi::lua_gettop(l);
+        set_str(l, t, c"name", algorithm.name);
+        set_str(l, t, c"doc", algorithm.doc);
+        set_int(l, t, c"min_width", algorithm.min_width as i64);
+        set_int(l, t, c"min_height", algorithm.min_height as i64);
+        set_str(l, t, c"blocked", algorithm.terrain.blocked);
+        let chars = algorithm.terrain.chars;
+        ffi::lua_pushlstring(l, chars.as_ptr().cast(), chars.len());
+        ffi::lua_setfield(l, t, c"chars".as_ptr());
+        let specs: Vec<&OptionSpec> = algorithm.options.iter().chain([&ITEMS]).collect();
+        ffi::lua_createtable(l, specs.len() as c_int, 0);
+        for (i, spec) in specs.iter().enumerate() {
+            push_option(l, spec);
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
+        ffi::lua_setfield(l, t, c"options".as_ptr());
+        // Off rock, `vaults` and `arrive` are refused (level/mod.rs).
+        let taken: Vec<usize> = (0..design::NAMES.len())
+            .filter(|&i| algorithm.carves_rock() || design::NAMES[i] == "place")
+            .collect();
+        ffi::lua_createtable(l, taken.len() as c_int, 0);
+        for (k, &i) in taken.iter().enumerate() {
+            let name = design::NAMES[i];
+            ffi::lua_createtable(l, 0, 4);
+            let entry = ffi::lua_gettop(l);
+            set_str(l, entry, c"name", name);
+            set_str(l, entry, c"type", "table");
+            set_str(l, entry, c"shape", design::SHAPES[i]);
+            set_str(l, entry, c"doc", design::DOCS[i]);
+            ffi::lua_rawseti(l, -2, k as ffi::lua_Integer + 1);
+        }
+        ffi::lua_setfield(l, t, c"design".as_ptr());
+        1
     }
-    ffi::lua_setfield(l, t, c"options".as_ptr());
-    ffi::lua_createtable(l, design::NAMES.len() as c_int, 0);
-    for (i, name) in design::NAMES.iter().enumerate() {
-        ffi::lua_createtable(l, 0, 4);
-        let entry = ffi::lua_gettop(l);
-        set_str(l, entry, c"name", name);
-        set_str(l, entry, c"type", "table");
-        set_str(l, entry, c"shape", design::SHAPES[i]);
-        set_str(l, entry, c"doc", design::DOCS[i]);
-        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
-    }
-    ffi::lua_setfield(l, t, c"design".as_ptr());
-    1
 }
 
+/// # Safety
+/// The pushers' contract, with two slots free.
 unsafe fn push_option(l: *mut lua_State, spec: &OptionSpec) {
-    ffi::lua_createtable(l, 0, 8);
-    let t = ffi::lua_gettop(l);
-    set_str(l, t, c"name", spec.name);
-    set_str(l, t, c"doc", spec.doc);
-    match spec.kind {
-        Kind::Int { min, max } => {
-            set_str(l, t, c"type", "integer");
-            set_int(l, t, c"min", min);
-            set_int(l, t, c"max", max);
+    // SAFETY: the caller made room (8 slots) and each value is set in `t` at
+    // once.
+    unsafe {
+        ffi::lua_createtable(l, 0, 8);
+        let t = ffi::lua_gettop(l);
+        set_str(l, t, c"name", spec.name);
+        set_str(l, t, c"doc", spec.doc);
+        match spec.kind {
+            Kind::Int { min, max } => {
+                set_str(l, t, c"type", "integer");
+                set_int(l, t, c"min", min);
+                set_int(l, t, c"max", max);
+            }
+            Kind::Number { min, max, open_min } => {
+                set_str(l, t, c"type", "number");
+                set_number(l, t, c"min", min);
+                set_number(l, t, c"max", max);
+                ffi::lua_pushboolean(l, c_int::from(open_min));
+                ffi::lua_setfield(l, t, c"open_min".as_ptr());
+            }
+            Kind::Bool => set_str(l, t, c"type", "boolean"),
         }
-        Kind::Number { min, max, open_min } => {
-            set_str(l, t, c"type", "number");
-            set_number(l, t, c"min", min);
-            set_number(l, t, c"max", max);
-            ffi::lua_pushboolean(l, c_int::from(open_min));
-            ffi::lua_setfield(l, t, c"open_min".as_ptr());
+        match spec.default {
+            Default::Int(i) => set_int(l, t, c"default", i),
+            Default::Number(x) => set_number(l, t, c"default", x),
+            Default::Bool(b) => {
+                ffi::lua_pushboolean(l, c_int::from(b));
+                ffi::lua_setfield(l, t, c"default".as_ptr());
+            }
+            Default::ShorterSide => {}
         }
-        Kind::Bool => set_str(l, t, c"type", "boolean"),
+        set_str(l, t, c"default_text", &spec.default.to_string());
     }
-    match spec.default {
-        Default::Int(i) => set_int(l, t, c"default", i),
-        Default::Number(x) => set_number(l, t, c"default", x),
-        Default::Bool(b) => {
-            ffi::lua_pushboolean(l, c_int::from(b));
-            ffi::lua_setfield(l, t, c"default".as_ptr());
-        }
-        Default::ShorterSide => {}
-    }
-    set_str(l, t, c"default_text", &spec.default.to_string());
 }
 
-unsafe fn set_str(l: *mut lua_State, table: c_int, key: &CStr, v: &str) {
-    ffi::lua_pushlstring(l, v.as_ptr().cast(), v.len());
-    ffi::lua_setfield(l, table, key.as_ptr());
+/// # Safety
+/// The pushers' contract, with one slot free and a table at `table`.
+pub(super) unsafe fn set_str(l: *mut lua_State, table: c_int, key: &CStr, v: &str) {
+    // SAFETY: `table` is a table on the stack (this function's contract) and it
+    // pushes one value at a time, set at once.
+    unsafe {
+        ffi::lua_pushlstring(l, v.as_ptr().cast(), v.len());
+        ffi::lua_setfield(l, table, key.as_ptr());
+    }
 }
 
+/// # Safety
+/// The pushers' contract, with one slot free and a table at `table`.
 unsafe fn set_number(l: *mut lua_State, table: c_int, key: &CStr, v: f64) {
-    ffi::lua_pushnumber(l, v);
-    ffi::lua_setfield(l, table, key.as_ptr());
+    // SAFETY: `table` is a table on the stack (this function's contract) and it
+    // pushes one value at a time, set at once.
+    unsafe {
+        ffi::lua_pushnumber(l, v);
+        ffi::lua_setfield(l, table, key.as_ptr());
+    }
 }
 
 /// `map.fov`'s table: rows `1..height`, each holding `true` at the visible
 /// columns. `seen` covers the `w` x `h` window whose top-left cell is
 /// `(x0, y0)`; rows outside it are empty.
+///
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_visible(
     l: *mut lua_State,
     height: usize,
@@ -282,24 +316,28 @@ pub unsafe fn push_visible(
     w: usize,
     seen: &[bool],
 ) -> c_int {
-    make_room(l, 4);
-    ffi::lua_createtable(l, height as c_int, 0);
-    let window_rows = y0..y0 + seen.len() / w;
-    for y in 1..=height {
-        let row: &[bool] = if window_rows.contains(&y) {
-            &seen[(y - y0) * w..][..w]
-        } else {
-            &[]
-        };
-        let count = row.iter().filter(|&&v| v).count();
-        ffi::lua_createtable(l, 0, count as c_int);
-        for (i, _) in row.iter().enumerate().filter(|(_, &v)| v) {
-            ffi::lua_pushboolean(l, 1);
-            ffi::lua_rawseti(l, -2, (x0 + i) as ffi::lua_Integer);
+    // SAFETY: `make_room` above made the slots it uses; the window's rows are
+    // inside `seen`, checked by the slicing.
+    unsafe {
+        make_room(l, 4);
+        ffi::lua_createtable(l, height as c_int, 0);
+        let window_rows = y0..y0 + seen.len() / w;
+        for y in 1..=height {
+            let row: &[bool] = if window_rows.contains(&y) {
+                &seen[(y - y0) * w..][..w]
+            } else {
+                &[]
+            };
+            let count = row.iter().filter(|&&v| v).count();
+            ffi::lua_createtable(l, 0, count as c_int);
+            for (i, _) in row.iter().enumerate().filter(|(_, &v)| v) {
+                ffi::lua_pushboolean(l, 1);
+                ffi::lua_rawseti(l, -2, (x0 + i) as ffi::lua_Integer);
+            }
+            ffi::lua_rawseti(l, -2, y as ffi::lua_Integer);
         }
-        ffi::lua_rawseti(l, -2, y as ffi::lua_Integer);
+        1
     }
-    1
 }
 
 /// A distance map for a map of `size`: the `values` of the cells of
@@ -311,100 +349,236 @@ pub struct Rows {
     pub values: Vec<i64>,
 }
 
-/// Rows of integers (`map.distances`' table), `false` where unreached.
-pub unsafe fn push_rows_of_integers(l: *mut lua_State, rows: &Rows) -> c_int {
-    make_room(l, 4);
-    let ((width, height), w) = (rows.size, rows.window);
-    ffi::lua_createtable(l, height as c_int, 0);
-    for y in 1..=height {
-        ffi::lua_createtable(l, width as c_int, 0);
-        let inside: &[i64] = if (w.y..w.y + w.h).contains(&y) {
-            &rows.values[(y - w.y) * w.w..][..w.w]
-        } else {
-            &[]
-        };
-        for x in 1..=width {
-            let v = if inside.is_empty() || !(w.x..w.x + w.w).contains(&x) {
-                BEYOND
-            } else {
-                inside[x - w.x]
-            };
-            if v == BEYOND {
-                ffi::lua_pushboolean(l, 0);
-            } else {
-                ffi::lua_pushinteger(l, v as ffi::lua_Integer);
-            }
-            ffi::lua_rawseti(l, -2, x as ffi::lua_Integer);
-        }
-        ffi::lua_rawseti(l, -2, y as ffi::lua_Integer);
+/// A table of rows of numbers: `noise:grid`'s, a light map's channel.
+pub struct Numbers {
+    pub width: usize,
+    pub height: usize,
+    /// Row-major.
+    pub values: Vec<f64>,
+}
+
+/// Rows of numbers.
+///
+/// # Safety
+/// The pushers' contract (module doc).
+pub unsafe fn push_numbers(l: *mut lua_State, n: &Numbers) -> c_int {
+    // SAFETY: `make_room` made the slots `push_number_rows` uses.
+    unsafe {
+        make_room(l, 4);
+        push_number_rows(l, n.width, n.height, &n.values);
+        1
     }
-    1
+}
+
+/// # Safety
+/// The pushers' contract, with two slots free.
+unsafe fn push_number_rows(l: *mut lua_State, width: usize, height: usize, values: &[f64]) {
+    // SAFETY: each row is set in the table before the next is made.
+    unsafe {
+        ffi::lua_createtable(l, height as c_int, 0);
+        for (y, row) in values.chunks_exact(width).take(height).enumerate() {
+            ffi::lua_createtable(l, width as c_int, 0);
+            for (x, &v) in row.iter().enumerate() {
+                ffi::lua_pushnumber(l, v);
+                ffi::lua_rawseti(l, -2, x as ffi::lua_Integer + 1);
+            }
+            ffi::lua_rawseti(l, -2, y as ffi::lua_Integer + 1);
+        }
+    }
+}
+
+/// A light map: its one channel's rows, or `{r =, g =, b =}` of three.
+pub struct Lit {
+    pub width: usize,
+    pub height: usize,
+    pub channels: Vec<Vec<f64>>,
+}
+
+/// # Safety
+/// The pushers' contract (module doc).
+pub unsafe fn push_lit(l: *mut lua_State, lit: &Lit) -> c_int {
+    // SAFETY: `make_room` made the slots used: the table, a channel's
+    // rows and a row, with a value.
+    unsafe {
+        make_room(l, 5);
+        let (w, h) = (lit.width, lit.height);
+        if let [one] = lit.channels.as_slice() {
+            push_number_rows(l, w, h, one);
+            return 1;
+        }
+        ffi::lua_createtable(l, 0, 3);
+        for (key, channel) in [c"r", c"g", c"b"].iter().zip(&lit.channels) {
+            push_number_rows(l, w, h, channel);
+            ffi::lua_setfield(l, -2, key.as_ptr());
+        }
+        1
+    }
+}
+
+/// A number: it allocates nothing (`push_plain`).
+///
+/// # Safety
+/// The pushers' contract (module doc).
+pub unsafe fn push_number(l: *mut lua_State, v: f64) -> c_int {
+    // SAFETY: one slot.
+    unsafe {
+        ffi::lua_pushnumber(l, v);
+        1
+    }
+}
+
+/// Rows of integers (`map.distances`' table), `false` where unreached.
+///
+/// # Safety
+/// The pushers' contract (module doc).
+pub unsafe fn push_rows_of_integers(l: *mut lua_State, rows: &Rows) -> c_int {
+    // SAFETY: `make_room` above made the slots it uses; each row is set in the
+    // table before the next is made.
+    unsafe {
+        make_room(l, 4);
+        let ((width, height), w) = (rows.size, rows.window);
+        ffi::lua_createtable(l, height as c_int, 0);
+        for y in 1..=height {
+            ffi::lua_createtable(l, width as c_int, 0);
+            let inside: &[i64] = if (w.y..w.y + w.h).contains(&y) {
+                &rows.values[(y - w.y) * w.w..][..w.w]
+            } else {
+                &[]
+            };
+            for x in 1..=width {
+                let v = if inside.is_empty() || !(w.x..w.x + w.w).contains(&x) {
+                    BEYOND
+                } else {
+                    inside[x - w.x]
+                };
+                if v == BEYOND {
+                    ffi::lua_pushboolean(l, 0);
+                } else {
+                    ffi::lua_pushinteger(l, v as ffi::lua_Integer);
+                }
+                ffi::lua_rawseti(l, -2, x as ffi::lua_Integer);
+            }
+            ffi::lua_rawseti(l, -2, y as ffi::lua_Integer);
+        }
+        1
+    }
 }
 
 /// An array of `{x=, y=}` (`map.path`'s).
+///
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_positions(l: *mut lua_State, cells: &[Pos]) -> c_int {
-    make_room(l, 6);
-    ffi::lua_createtable(l, cells.len() as c_int, 0);
-    for (i, &p) in cells.iter().enumerate() {
-        push_pos(l, p, 0);
-        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    // SAFETY: `make_room` above made the slots it uses.
+    unsafe {
+        make_room(l, 6);
+        ffi::lua_createtable(l, cells.len() as c_int, 0);
+        for (i, &p) in cells.iter().enumerate() {
+            push_pos(l, p, 0);
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
+        1
     }
-    1
 }
 
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_nil_and(l: *mut lua_State, why: &str) -> c_int {
-    ffi::lua_pushnil(l);
-    ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
-    2
+    // SAFETY: it pushes at most 2 values, within the LUA_MINSTACK (20) slots a
+    // C function is given; Lua copies the bytes.
+    unsafe {
+        ffi::lua_pushnil(l);
+        ffi::lua_pushlstring(l, why.as_ptr().cast(), why.len());
+        2
+    }
 }
 
 /// `nx, ny`, or nil (`map.step`'s).
+///
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_cell(l: *mut lua_State, cell: Option<Pos>) -> c_int {
-    match cell {
-        Some(p) => {
-            ffi::lua_pushinteger(l, p.x as ffi::lua_Integer);
-            ffi::lua_pushinteger(l, p.y as ffi::lua_Integer);
-            2
-        }
-        None => {
-            ffi::lua_pushnil(l);
-            1
+    // SAFETY: it pushes at most 2 values, within the LUA_MINSTACK (20) slots a
+    // C function is given.
+    unsafe {
+        match cell {
+            Some(p) => {
+                ffi::lua_pushinteger(l, p.x as ffi::lua_Integer);
+                ffi::lua_pushinteger(l, p.y as ffi::lua_Integer);
+                2
+            }
+            None => {
+                ffi::lua_pushnil(l);
+                1
+            }
         }
     }
 }
 
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_boolean(l: *mut lua_State, b: bool) -> c_int {
-    ffi::lua_pushboolean(l, c_int::from(b));
-    1
+    // SAFETY: it pushes at most 1 values, within the LUA_MINSTACK (20) slots a
+    // C function is given.
+    unsafe {
+        ffi::lua_pushboolean(l, c_int::from(b));
+        1
+    }
+}
+
+/// An integer, such as a count.
+///
+/// # Safety
+/// The pushers' contract (module doc).
+pub unsafe fn push_integer(l: *mut lua_State, n: i64) -> c_int {
+    // SAFETY: it pushes at most 1 values, within the LUA_MINSTACK (20) slots a
+    // C function is given.
+    unsafe {
+        ffi::lua_pushinteger(l, n as ffi::lua_Integer);
+        1
+    }
 }
 
 /// An array of `{x=, y=}` on any integer coordinates (`map.line`'s).
+///
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_points(l: *mut lua_State, points: &[(i64, i64)]) -> c_int {
-    make_room(l, 6);
-    ffi::lua_createtable(l, points.len() as c_int, 0);
-    for (i, &(x, y)) in points.iter().enumerate() {
-        ffi::lua_createtable(l, 0, 2);
-        let t = ffi::lua_gettop(l);
-        set_int(l, t, c"x", x);
-        set_int(l, t, c"y", y);
-        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+    // SAFETY: `make_room` above made the slots it uses.
+    unsafe {
+        make_room(l, 6);
+        ffi::lua_createtable(l, points.len() as c_int, 0);
+        for (i, &(x, y)) in points.iter().enumerate() {
+            ffi::lua_createtable(l, 0, 2);
+            let t = ffi::lua_gettop(l);
+            set_int(l, t, c"x", x);
+            set_int(l, t, c"y", y);
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
+        1
     }
-    1
 }
 
 /// `map.parse`'s table: the rows, `width`, `height`, and `player` and
 /// `stairs` where the map has an `@` and a `>`.
+///
+/// # Safety
+/// The pushers' contract (module doc).
 pub unsafe fn push_parsed(l: *mut lua_State, parsed: &Parsed) -> c_int {
-    make_room(l, PUSH_SLOTS);
-    push_rows(l, &parsed.grid, 4);
-    let map = ffi::lua_gettop(l);
-    set_int(l, map, c"width", parsed.grid.width() as i64);
-    set_int(l, map, c"height", parsed.grid.height() as i64);
-    for (key, at) in [(c"player", parsed.player), (c"stairs", parsed.stairs)] {
-        if let Some(p) = at {
-            push_pos(l, p, 0);
-            ffi::lua_setfield(l, map, key.as_ptr());
+    // SAFETY: `make_room` above made the slots it uses; each field is set in
+    // `map` before the next is made.
+    unsafe {
+        make_room(l, push_slots(&parsed.grid));
+        push_rows(l, &parsed.grid, 4);
+        let map = ffi::lua_gettop(l);
+        set_int(l, map, c"width", parsed.grid.width() as i64);
+        set_int(l, map, c"height", parsed.grid.height() as i64);
+        for (key, at) in [(c"player", parsed.player), (c"stairs", parsed.stairs)] {
+            if let Some(p) = at {
+                push_pos(l, p, 0);
+                ffi::lua_setfield(l, map, key.as_ptr());
+            }
         }
+        1
     }
-    1
 }

@@ -4,7 +4,7 @@
 //! could change a table while it is read, or raise an error across these
 //! frames. Lua runs finalizers only in a collection step, and steps only
 //! when something allocates, so reading allocates nothing: only raw
-//! accessors are used (`lua_rawgeti`, `lua_rawget`, `lua_rawlen`,
+//! accessors are used (`lua_rawgeti`, `lua_rawget`,
 //! `lua_next`, `lua_tolstring` on values already strings), which never run
 //! metamethods, never allocate and never raise, and field names are Lua
 //! strings made once when the module opens (`Field`), so that looking one
@@ -12,15 +12,46 @@
 //! before returning, so it stays within the `LUA_MINSTACK` slots Lua
 //! guarantees a C function, and every function that reads a table checks
 //! its type itself.
+//!
+//! A table's length is its probe border (`Args::length`, the one definition
+//! of a map's shape, docs/hardening.md): it depends only on which keys are
+//! present, never on how the table stores them, so Lua 5.4 and LuaJIT
+//! agree, and it costs O(log n). Only the unsafe primitives of `Args` touch
+//! the C API; everything above them is safe code.
+#![deny(unsafe_op_in_unsafe_fn)]
 
 use std::ffi::{c_int, CStr};
 
 use mlua::ffi::{self, lua_State};
 
-use crate::args::{Arg, MAX_CELLS};
-use crate::grid::Grid;
+use std::ptr::NonNull;
+
+mod map;
+
+use super::native::{self, Block, Kind, NATIVES};
+use crate::input::Arg;
 use crate::level::Params;
-use crate::toolkit::board::{BEYOND, MAX_VALUE};
+use crate::native::field::Field as NativeField;
+use crate::native::NativeLevel;
+
+/// The raw reads of table entries made since `take_reads` last ran, in the
+/// probe modules only (`map._reads`): `spec/luajit_spec.lua` counts them,
+/// so that what reading a map costs (the cells and rows read, whatever the
+/// tables' capacity) is a test that counts, not one that times.
+#[cfg(feature = "probe")]
+static READS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Counts one raw read of a table entry (probe modules only).
+fn count_read() {
+    #[cfg(feature = "probe")]
+    READS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The raw reads counted since the last call, and the count set to 0.
+#[cfg(feature = "probe")]
+pub fn take_reads() -> usize {
+    READS.swap(0, std::sync::atomic::Ordering::Relaxed)
+}
 
 /// Declares `Field`, the names the readers look up in tables.
 macro_rules! fields {
@@ -63,6 +94,16 @@ fields! {
     Char = "char",
     Min = "min",
     Hidden = "hidden",
+    Into = "into",
+    Rng = "rng",
+    Blocked = "blocked",
+    Radius = "radius",
+    Intensity = "intensity",
+    Color = "color",
+    R = "r",
+    G = "g",
+    B = "b",
+    Ambient = "ambient",
 }
 
 /// The upvalue of every exported function that holds the field names.
@@ -75,17 +116,150 @@ pub enum Key {
     Index(usize),
 }
 
+/// The highest index a probe border may reach, exclusive: 2^53, past which
+/// LuaJIT's numbers no longer tell consecutive keys apart. The probe never
+/// reads a key from there on.
+const PROBE_LIMIT: usize = 1 << 53;
+
+/// The arguments of one call of an exported C function: its Lua state and
+/// how many arguments it was given.
 pub struct Args {
     state: *mut lua_State,
     count: c_int,
+    /// The level a method was called on (argument 1, `on_level`): the
+    /// map readers read its terrain in place of a table of rows.
+    level: std::cell::Cell<Option<NonNull<NativeLevel>>>,
 }
 
 impl Args {
+    /// # Safety
+    ///
+    /// `state` must be the state of the C function being called, and the
+    /// `Args` must not outlive that call: every read goes to its stack.
     pub unsafe fn new(state: *mut lua_State) -> Args {
         Args {
             state,
-            count: ffi::lua_gettop(state),
+            // SAFETY: `state` is the running function's, as the caller promised.
+            count: unsafe { ffi::lua_gettop(state) },
+            level: std::cell::Cell::new(None),
         }
+    }
+
+    /// Makes `level` (argument 1, a method's `self`) the map the readers
+    /// read at index 1.
+    pub fn on_level(&self, level: &NativeLevel) {
+        self.level.set(Some(NonNull::from(level)));
+    }
+
+    /// Ends `on_level`: from here the readers read tables only, and the
+    /// method may change its level.
+    pub fn off_level(&self) {
+        self.level.set(None);
+    }
+
+    /// The level a method was called on, if the map at `index` is it.
+    pub fn level_at(&self, index: c_int) -> Option<&NativeLevel> {
+        // SAFETY: `on_level` was given argument 1's value, alive during
+        // the call; no Lua code runs during it to change or free it.
+        self.level
+            .get()
+            .filter(|_| index == 1)
+            .map(|l| unsafe { l.as_ref() })
+    }
+
+    /// Whether this is a method of a level.
+    pub fn is_method(&self) -> bool {
+        self.level.get().is_some()
+    }
+
+    /// The field at `index` (`name` in messages), in a method of a level:
+    /// one of the level's size, of flags or of values as `flags` says;
+    /// `None` for anything else (a table, read as rows).
+    fn field_of(
+        &self,
+        index: c_int,
+        name: &str,
+        flags: bool,
+    ) -> Result<Option<&NativeField>, String> {
+        let (Some(level), Some(field)) = (self.level_at(1), native::field_at(self, index)) else {
+            return Ok(None);
+        };
+        let size = (level.width(), level.height());
+        if field.size != size {
+            let ((w, h), (lw, lh)) = (field.size, size);
+            return Err(format!(
+                "{name} is a field of {w}x{h}, the level is {lw}x{lh}"
+            ));
+        }
+        match (field.is_flags(), flags) {
+            (true, false) => Err(format!(
+                "{name} must be a field of values (distances, flee), got a field of flags"
+            )),
+            (false, true) => Err(format!(
+                "{name} must be a field of flags (fov, a memory), got a field of values"
+            )),
+            _ => Ok(Some(field)),
+        }
+    }
+
+    /// The value of the native userdata at `index`, if it is one of
+    /// `kind` (see native.rs): a full userdata of a block's size, whose
+    /// metatable is the kind's own in the natives' table and whose tag
+    /// matches. Needs the natives' upvalue (every exported function has it).
+    pub fn native(&self, index: c_int, kind: Kind) -> Option<*mut std::ffi::c_void> {
+        // SAFETY: `native_block` checked the userdata has a block's size.
+        self.native_block(index, kind)
+            .and_then(|block| unsafe { Block::value(block, kind) })
+    }
+
+    /// The address of the userdata at `index` (a native's block, checked
+    /// by `native`), for LuaJIT's FFI.
+    #[cfg(feature = "luajit")]
+    pub fn block_address(&self, index: c_int) -> *mut std::ffi::c_void {
+        // SAFETY: `lua_touserdata` reads any value.
+        unsafe { ffi::lua_touserdata(self.state, index) }
+    }
+
+    /// Whether the value at `index` is a block of `kind` whose value was
+    /// freed by its finalizer (and the userdata since resurrected).
+    pub fn native_freed(&self, index: c_int, kind: Kind) -> bool {
+        self.native_block(index, kind).is_some() && self.native(index, kind).is_none()
+    }
+
+    /// The block of the native userdata at `index`, if it is one of `kind`
+    /// (see `native`), its value alive or not.
+    fn native_block(&self, index: c_int, kind: Kind) -> Option<*const Block> {
+        if self.kind(index) != ffi::LUA_TUSERDATA {
+            return None;
+        }
+        let l = self.state;
+        // SAFETY: raw reads that allocate nothing, two slots popped before
+        // returning; the block is read only once its size is known.
+        unsafe {
+            if ffi::lua_rawlen(l, index) != Block::SIZE || ffi::lua_getmetatable(l, index) == 0 {
+                return None;
+            }
+            ffi::lua_rawgeti(l, NATIVES, kind.meta() as ffi::lua_Integer);
+            let ours = ffi::lua_rawequal(l, -1, -2) != 0;
+            ffi::lua_settop(l, -3);
+            if !ours {
+                return None;
+            }
+            let block = ffi::lua_touserdata(l, index).cast::<Block>();
+            Block::is(block, kind).then_some(block)
+        }
+    }
+
+    /// Runs `f` with the call's state, for a raw read the readers here do
+    /// not cover (a scheduler's tables, toolbox.rs). `f` must leave the
+    /// stack as it found it, allocate nothing and raise nothing.
+    pub fn with_raw<R>(&self, f: impl FnOnce(*mut lua_State) -> R) -> R {
+        f(self.state)
+    }
+
+    /// How many arguments the call was given (trailing nils included).
+    pub fn count(&self) -> c_int {
+        self.count
     }
 
     pub fn at_most(&self, max: c_int) -> Result<(), String> {
@@ -99,8 +273,20 @@ impl Args {
         ))
     }
 
+    /// The Lua type of the value at stack `index`.
+    fn kind(&self, index: c_int) -> c_int {
+        // SAFETY: `lua_type` accepts any index, valid or not, and raises nothing.
+        unsafe { ffi::lua_type(self.state, index) }
+    }
+
     pub fn is_table(&self, index: c_int) -> bool {
-        unsafe { ffi::lua_type(self.state, index) == ffi::LUA_TTABLE }
+        self.kind(index) == ffi::LUA_TTABLE
+    }
+
+    /// Stack `index` as an absolute index, which pushes do not move.
+    fn absolute(&self, index: c_int) -> c_int {
+        // SAFETY: `lua_absindex` only computes an index.
+        unsafe { ffi::lua_absindex(self.state, index) }
     }
 
     /// Argument `index` (1-based), `Missing` when absent or nil.
@@ -108,7 +294,104 @@ impl Args {
         if index > self.count {
             return Arg::Missing;
         }
-        unsafe { value(self.state, index) }
+        self.at(index)
+    }
+
+    /// The value at stack `index` (which may be above the arguments). A
+    /// string borrowed from it stays valid while the value is referenced:
+    /// by the arguments, or by a table they hold, which no Lua code can
+    /// change during the call.
+    pub fn at(&self, index: c_int) -> Arg<'_> {
+        match self.kind(index) {
+            ffi::LUA_TNONE | ffi::LUA_TNIL => Arg::Missing,
+            // SAFETY: the value at `index` is a number; this reads it.
+            ffi::LUA_TNUMBER if unsafe { ffi::lua_isinteger(self.state, index) } != 0 => {
+                // SAFETY: the value at `index` is an integer.
+                Arg::Int(unsafe { ffi::lua_tointeger(self.state, index) })
+            }
+            // SAFETY: the value at `index` is a number.
+            ffi::LUA_TNUMBER => Arg::Float(unsafe { ffi::lua_tonumber(self.state, index) }),
+            ffi::LUA_TSTRING => Arg::Str(self.string(index)),
+            // SAFETY: `lua_toboolean` reads any value.
+            ffi::LUA_TBOOLEAN => Arg::Bool(unsafe { ffi::lua_toboolean(self.state, index) } != 0),
+            other => Arg::Other(self.type_name(other)),
+        }
+    }
+
+    /// The bytes of the string at `index`, borrowed as `at` says.
+    fn string(&self, index: c_int) -> &[u8] {
+        let mut len = 0;
+        // SAFETY: the value at `index` is a string (the callers check), so
+        // `lua_tolstring` converts nothing and allocates nothing; the bytes
+        // live as long as the string, which the stack or a table holds
+        // while `self` lives.
+        unsafe {
+            let ptr = ffi::lua_tolstring(self.state, index, &mut len);
+            std::slice::from_raw_parts(ptr.cast(), len)
+        }
+    }
+
+    /// The name of the Lua type `t`.
+    fn type_name(&self, t: c_int) -> &'static str {
+        // SAFETY: `lua_typename` returns a static C string for any type tag.
+        let name = unsafe { CStr::from_ptr(ffi::lua_typename(self.state, t)) };
+        name.to_str().unwrap_or("value")
+    }
+
+    /// Runs `f` with `t[i]` (a raw get; `t` an absolute index of a table)
+    /// pushed, given its type and its index, then pops it.
+    fn with_index<R>(&self, t: c_int, i: usize, f: impl FnOnce(c_int, c_int) -> R) -> R {
+        count_read();
+        // SAFETY: `t` holds a table (the callers check); `lua_rawgeti`
+        // runs no metamethod, allocates nothing and raises nothing, and
+        // the one slot it takes is within LUA_MINSTACK (see the module's
+        // doc); the value is popped before returning.
+        unsafe {
+            let kind = ffi::lua_rawgeti(self.state, t, i as ffi::lua_Integer);
+            let result = f(kind, ffi::lua_gettop(self.state));
+            ffi::lua_settop(self.state, -2);
+            result
+        }
+    }
+
+    /// Whether `t[i]` is not nil (`t` an absolute index of a table).
+    fn present(&self, t: c_int, i: usize) -> bool {
+        self.with_index(t, i, |kind, _| kind != ffi::LUA_TNIL)
+    }
+
+    /// The probe border of the table at `index` (0 for anything else):
+    /// `t[1], t[2], t[4], ...` read until one is nil, then the gap between
+    /// the last present `i` and that `j` halved down to an `n` with `t[n]`
+    /// present and `t[n + 1]` nil (0 if `t[1]` is nil). For a sequence it
+    /// is `#t`; for any table it depends only on the keys present, so both
+    /// interpreters see the same; it costs O(log n) raw reads, whatever
+    /// the table's capacity, and no key past it is ever looked at.
+    pub fn length(&self, index: c_int) -> usize {
+        if !self.is_table(index) {
+            return 0;
+        }
+        let t = self.absolute(index);
+        if !self.present(t, 1) {
+            return 0;
+        }
+        // t[lo] is present; t[hi] is nil (or at the limit, not read).
+        let (mut lo, mut hi) = (1, PROBE_LIMIT);
+        while lo * 2 < PROBE_LIMIT {
+            if !self.present(t, lo * 2) {
+                hi = lo * 2;
+                break;
+            }
+            lo *= 2;
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if self.present(t, mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
     }
 
     /// The options table at `index`, fed pair by pair to `set`.
@@ -138,13 +421,17 @@ impl Args {
         if !self.is_table(index) {
             return Err(format!("expected a table, got {}", self.at(index)));
         }
+        let (l, t) = (self.state, self.absolute(index));
+        // SAFETY: `t` holds a table; `lua_next` is given a key it returned
+        // (or nil) and runs no metamethod; the key and value take two
+        // slots, the value popped before `each` runs, the key before an
+        // early return.
         unsafe {
-            let l = self.state;
-            let t = ffi::lua_absindex(l, index);
             ffi::lua_pushnil(l);
             while ffi::lua_next(l, t) != 0 {
+                count_read();
                 // Strings stay alive while the table holds them.
-                let (key, value) = (value(l, -2), value(l, -1));
+                let (key, value) = (self.at(-2), self.at(-1));
                 ffi::lua_settop(l, -2);
                 if let Err(message) = each(key, value) {
                     ffi::lua_settop(l, -2);
@@ -165,12 +452,15 @@ impl Args {
         key: Key,
         f: impl FnOnce(&'a Args, c_int) -> R,
     ) -> R {
+        let (l, t) = (self.state, self.absolute(index));
+        // SAFETY: raw gets on a table (checked), or a nil pushed; the
+        // field names' array is the function's upvalue (`FIELD_NAMES`);
+        // one slot, popped before returning.
         unsafe {
-            let l = self.state;
-            let t = ffi::lua_absindex(l, index);
             if ffi::lua_type(l, t) != ffi::LUA_TTABLE {
                 ffi::lua_pushnil(l);
             } else {
+                count_read();
                 match key {
                     Key::Field(field) => {
                         ffi::lua_rawgeti(l, FIELD_NAMES, field as ffi::lua_Integer + 1);
@@ -186,396 +476,17 @@ impl Args {
             result
         }
     }
-
-    /// The value at stack `index` (which may be above the arguments).
-    pub fn at(&self, index: c_int) -> Arg<'_> {
-        unsafe { value(self.state, index) }
-    }
-
-    /// The raw length of the table at `index` (0 for anything else).
-    pub fn raw_len(&self, index: c_int) -> usize {
-        if !self.is_table(index) {
-            return 0;
-        }
-        unsafe { ffi::lua_rawlen(self.state, index) }
-    }
-
-    /// The width and height of the map at `index`, checked as `grid` checks
-    /// them, without reading any row but the first.
-    pub fn map_size(&self, index: c_int) -> Result<(usize, usize), String> {
-        unsafe { read_size(self.state, index) }
-    }
-
-    /// The `w` x `h` window of the map at `index` whose top-left cell is
-    /// `(x0, y0)`, for a map of `width` columns (from `map_size`): each row
-    /// in it checked as `grid` checks rows, but only the window's cells read.
-    pub fn window(
-        &self,
-        index: c_int,
-        (x0, y0): (usize, usize),
-        (w, h): (usize, usize),
-        width: usize,
-    ) -> Result<Grid, String> {
-        unsafe { read_window(self.state, index, (x0, y0), (w, h), width) }
-    }
-
-    /// For the array at `index` of raw length `len`: the first missing
-    /// index, if a positive integer key lies past `len` or one in `1..=len`
-    /// is nil (then Lua 5.4 and LuaJIT may see different lengths), so that
-    /// both report the same hole.
-    pub fn hole(&self, index: c_int, len: usize) -> Option<usize> {
-        unsafe {
-            let l = self.state;
-            let t = ffi::lua_absindex(l, index);
-            if ffi::lua_type(l, t) != ffi::LUA_TTABLE {
-                return None;
-            }
-            let beyond = has_key_beyond(l, t, len);
-            let upto = if beyond { len + 1 } else { len };
-            (1..=upto).find(|&i| {
-                let missing = ffi::lua_rawgeti(l, t, i as ffi::lua_Integer) == ffi::LUA_TNIL;
-                ffi::lua_settop(l, -2);
-                missing
-            })
-        }
-    }
-
-    /// Rows `y0 .. y0+h` of the table of rows at `index` (`name` in
-    /// messages), cells `x0 .. x0+w` of each: whether each is truthy (not
-    /// nil or false), row-major. A row may be nil (nothing in it is);
-    /// anything else but a table is an error naming it.
-    pub fn flags(
-        &self,
-        index: c_int,
-        name: &str,
-        corner: (usize, usize),
-        size: (usize, usize),
-    ) -> Result<Vec<bool>, String> {
-        let truthy = |v: Arg, _, _| Ok(!matches!(v, Arg::Missing | Arg::Bool(false)));
-        self.cells_of_rows(index, name, corner, size, Some(false), truthy)
-    }
-
-    /// The cells `(x0, y0) + (w, h)` of the table of rows of values at
-    /// `index` (`name` in messages), row-major: each `false` (read as
-    /// `BEYOND`, higher than any value) or an integer within `±MAX_VALUE`;
-    /// the first that is not (in row order) is the error, naming it.
-    pub fn values(
-        &self,
-        index: c_int,
-        name: &str,
-        corner: (usize, usize),
-        size: (usize, usize),
-    ) -> Result<Vec<i64>, String> {
-        let value = |v: Arg, x, y| match (v, v.integer()) {
-            (Arg::Bool(false), _) => Ok(BEYOND),
-            (_, Some(i)) if i.unsigned_abs() <= MAX_VALUE as u64 => Ok(i),
-            _ => Err(format!(
-                "{name}[{y}][{x}] must be false or an integer with |v| <= 2^53, got {v}"
-            )),
-        };
-        self.cells_of_rows(index, name, corner, size, None, value)
-    }
-
-    /// Cells `x0 .. x0+w` of rows `y0 .. y0+h` of the table of rows at
-    /// `index` (`name` in messages), each read raw and turned by `cell`
-    /// (given it and its `x, y`), row-major; a row that is nil gives
-    /// `nil_row` for each of its cells, or, without one, is an error, as
-    /// is a row of any other type. The first error in row order is the one
-    /// returned.
-    fn cells_of_rows<T: Clone>(
-        &self,
-        index: c_int,
-        name: &str,
-        (x0, y0): (usize, usize),
-        (w, h): (usize, usize),
-        nil_row: Option<T>,
-        mut cell: impl FnMut(Arg, usize, usize) -> Result<T, String>,
-    ) -> Result<Vec<T>, String> {
-        let mut out = Vec::with_capacity(w * h);
-        unsafe {
-            let l = self.state;
-            let t = ffi::lua_absindex(l, index);
-            for y in y0..y0 + h {
-                let kind = ffi::lua_rawgeti(l, t, y as ffi::lua_Integer);
-                let row = ffi::lua_gettop(l);
-                let read = match (kind, &nil_row) {
-                    (ffi::LUA_TTABLE, _) => (x0..x0 + w).try_for_each(|x| {
-                        ffi::lua_rawgeti(l, row, x as ffi::lua_Integer);
-                        // A string stays alive while the row holds it.
-                        let v = value(l, -1);
-                        ffi::lua_settop(l, -2);
-                        out.push(cell(v, x, y)?);
-                        Ok(())
-                    }),
-                    (ffi::LUA_TNIL, Some(none)) => {
-                        out.extend(std::iter::repeat_n(none.clone(), w));
-                        Ok(())
-                    }
-                    (other, _) => {
-                        let or_nil = if nil_row.is_some() { " or nil" } else { "" };
-                        let got = type_name(l, other);
-                        Err(format!("{name}[{y}] must be a table{or_nil}, got {got}"))
-                    }
-                };
-                ffi::lua_settop(l, -2);
-                read?;
-            }
-        }
-        Ok(out)
-    }
-
-    /// Cell `(x, y)` of the map at `index`, of `width` columns (from
-    /// `map_size`): its row checked as `grid` checks rows, the cell read.
-    pub fn cell_at(
-        &self,
-        index: c_int,
-        (x, y): (usize, usize),
-        width: usize,
-    ) -> Result<u8, String> {
-        let mut cell = Vec::with_capacity(1);
-        unsafe {
-            let l = self.state;
-            let map = ffi::lua_absindex(l, index);
-            if ffi::lua_type(l, map) != ffi::LUA_TTABLE {
-                return Err("map must be a table of rows".into());
-            }
-            let t = ffi::lua_rawgeti(l, map, y as ffi::lua_Integer);
-            let read = read_row(l, t, y, width, x..x + 1, Some(&mut cell));
-            ffi::lua_settop(l, -2);
-            read?;
-        }
-        Ok(cell[0])
-    }
-
-    /// The map table at `index`, of the `size` `map_size` gave, copied into
-    /// a grid. Rows must be tables of the same length and cells one-byte
-    /// strings; metatables are ignored.
-    pub fn grid(&self, index: c_int, (width, height): (usize, usize)) -> Result<Grid, String> {
-        unsafe { read_window(self.state, index, (1, 1), (width, height), width) }
-    }
-}
-
-unsafe fn value<'a>(l: *mut lua_State, index: c_int) -> Arg<'a> {
-    match ffi::lua_type(l, index) {
-        ffi::LUA_TNONE | ffi::LUA_TNIL => Arg::Missing,
-        ffi::LUA_TNUMBER if ffi::lua_isinteger(l, index) != 0 => {
-            Arg::Int(ffi::lua_tointeger(l, index))
-        }
-        ffi::LUA_TNUMBER => Arg::Float(ffi::lua_tonumber(l, index)),
-        ffi::LUA_TSTRING => Arg::Str(string(l, index)),
-        ffi::LUA_TBOOLEAN => Arg::Bool(ffi::lua_toboolean(l, index) != 0),
-        other => Arg::Other(type_name(l, other)),
-    }
-}
-
-/// The bytes of the string at `index`; valid while that value is referenced.
-unsafe fn string<'a>(l: *mut lua_State, index: c_int) -> &'a [u8] {
-    let mut len = 0;
-    let ptr = ffi::lua_tolstring(l, index, &mut len);
-    std::slice::from_raw_parts(ptr.cast(), len)
-}
-
-unsafe fn type_name(l: *mut lua_State, t: c_int) -> &'static str {
-    CStr::from_ptr(ffi::lua_typename(l, t))
-        .to_str()
-        .unwrap_or("value")
-}
-
-/// Whether the table at `t` (an absolute index) has a positive integer key
-/// after `len`, its raw length, in traversal order: then it has a hole,
-/// and which length `#` reports differs between Lua 5.4 and LuaJIT. The
-/// walk starts at `len`, so it looks at the few fields a row or map holds
-/// besides its cells only; a hole among keys stored outside the array part
-/// before `len` (keys set out of order) goes unseen (docs/hardening.md).
-unsafe fn has_key_beyond(l: *mut lua_State, t: c_int, len: usize) -> bool {
-    if len == 0 {
-        ffi::lua_pushnil(l);
-    } else {
-        ffi::lua_pushinteger(l, len as ffi::lua_Integer);
-    }
-    while ffi::lua_next(l, t) != 0 {
-        ffi::lua_settop(l, -2);
-        let beyond = match value(l, -1) {
-            Arg::Int(k) => k > len as i64,
-            Arg::Float(k) => k > len as f64,
-            _ => false,
-        };
-        if beyond {
-            ffi::lua_settop(l, -2);
-            return true;
-        }
-    }
-    false
-}
-
-/// For a map with a hole: the first error that reading rows `1..=upto`
-/// in full meets, as Lua 5.4 does when its `#map` is past the hole (row
-/// `upto` is missing, so there is one).
-unsafe fn full_read_error(l: *mut lua_State, map: c_int, upto: usize) -> String {
-    let width = match row_one(l, map) {
-        Ok(width) => width,
-        Err(message) => return message,
-    };
-    if width.saturating_mul(upto) > MAX_CELLS {
-        return too_many_cells(width, upto);
-    }
-    for y in 1..=upto {
-        let t = ffi::lua_rawgeti(l, map, y as ffi::lua_Integer);
-        let read = read_row(l, t, y, width, 1..width + 1, None);
-        ffi::lua_settop(l, -2);
-        if let Err(message) = read {
-            return message;
-        }
-    }
-    format!("row {upto} must be a table, got nil")
-}
-
-/// The width of the map at `map` (absolute): row 1's length, which must be
-/// a table of at least one cell, without a hole.
-unsafe fn row_one(l: *mut lua_State, map: c_int) -> Result<usize, String> {
-    let t = ffi::lua_rawgeti(l, map, 1);
-    let width = if t == ffi::LUA_TTABLE {
-        ffi::lua_rawlen(l, -1)
-    } else {
-        0
-    };
-    let holey = t == ffi::LUA_TTABLE && has_key_beyond(l, ffi::lua_gettop(l), width);
-    let hole = holey.then(|| first_bad_cell(l, 1, width + 1).expect("a hole"));
-    ffi::lua_settop(l, -2);
-    if t != ffi::LUA_TTABLE {
-        return Err(format!("row 1 must be a table, got {}", type_name(l, t)));
-    }
-    if let Some(message) = hole {
-        return Err(message);
-    }
-    if width == 0 {
-        return Err("row 1 is empty".into());
-    }
-    Ok(width)
-}
-
-/// The map's size: `#map` rows, as wide as row 1, at most `MAX_CELLS` cells.
-/// A map or a row 1 with a hole is refused here, naming the first missing
-/// row or cell, so that Lua 5.4 and LuaJIT report the same.
-unsafe fn read_size(l: *mut lua_State, index: c_int) -> Result<(usize, usize), String> {
-    let map = ffi::lua_absindex(l, index);
-    let t = ffi::lua_type(l, map);
-    if t != ffi::LUA_TTABLE {
-        let got = if t == ffi::LUA_TNONE {
-            "nothing"
-        } else {
-            type_name(l, t)
-        };
-        return Err(format!("map must be a table of rows, got {got}"));
-    }
-    let height = ffi::lua_rawlen(l, map);
-    if has_key_beyond(l, map, height) {
-        return Err(full_read_error(l, map, height + 1));
-    }
-    if height == 0 {
-        return Err("map has no rows (#map == 0)".into());
-    }
-    let width = row_one(l, map)?;
-    // Rows may alias one table: bound the size before copying it.
-    if width.saturating_mul(height) > MAX_CELLS {
-        return Err(too_many_cells(width, height));
-    }
-    Ok((width, height))
-}
-
-fn too_many_cells(width: usize, height: usize) -> String {
-    format!("map has more than {MAX_CELLS} cells ({width}x{height})")
-}
-
-/// Rows `y0 .. y0+h` of the map, each checked to be a table of `width`
-/// cells, and their cells `x0 .. x0+w` copied into a grid.
-unsafe fn read_window(
-    l: *mut lua_State,
-    index: c_int,
-    (x0, y0): (usize, usize),
-    (w, h): (usize, usize),
-    width: usize,
-) -> Result<Grid, String> {
-    let map = ffi::lua_absindex(l, index);
-    if ffi::lua_type(l, map) != ffi::LUA_TTABLE {
-        return Err("map must be a table of rows".into());
-    }
-    let mut cells = Vec::with_capacity(w * h);
-    for y in y0..y0 + h {
-        let t = ffi::lua_rawgeti(l, map, y as ffi::lua_Integer);
-        let read = read_row(l, t, y, width, x0..x0 + w, Some(&mut cells));
-        ffi::lua_settop(l, -2);
-        read?;
-    }
-    Ok(Grid::from_cells(w, h, cells))
-}
-
-/// The cells `xs` of the row on top of the stack (of Lua type `t`), which
-/// must be a table of row 1's `width` cells, appended to `cells` if given.
-/// A row with a hole is refused whatever its length, naming its first bad
-/// cell, as Lua 5.4 and LuaJIT may see it longer or shorter.
-unsafe fn read_row(
-    l: *mut lua_State,
-    t: c_int,
-    y: usize,
-    width: usize,
-    xs: std::ops::Range<usize>,
-    mut cells: Option<&mut Vec<u8>>,
-) -> Result<(), String> {
-    if t != ffi::LUA_TTABLE {
-        return Err(format!("row {y} must be a table, got {}", type_name(l, t)));
-    }
-    let row = ffi::lua_gettop(l);
-    let len = ffi::lua_rawlen(l, row);
-    if has_key_beyond(l, row, len) {
-        return Err(first_bad_cell(l, y, len + 1).expect("a hole"));
-    }
-    if len != width {
-        let hole = (1..=len).find(|&x| cell(l, row, x) == Err("nil".into()));
-        return Err(match hole {
-            Some(x) => first_bad_cell(l, y, x).expect("a hole"),
-            None => format!("row {y} has {len} cells, row 1 has {width}"),
-        });
-    }
-    for x in xs {
-        match cell(l, row, x) {
-            Ok(c) => cells.as_mut().map_or((), |cells| cells.push(c)),
-            Err(got) => return Err(cell_message(y, x, &got)),
-        }
-    }
-    Ok(())
-}
-
-/// Cell `x` of the row at `row` (absolute), or what it is instead of a
-/// one-byte string.
-unsafe fn cell(l: *mut lua_State, row: c_int, x: usize) -> Result<u8, String> {
-    let t = ffi::lua_rawgeti(l, row, x as ffi::lua_Integer);
-    let got = if t == ffi::LUA_TSTRING {
-        match string(l, -1) {
-            &[c] => Ok(c),
-            bytes => Err(format!("a {}-byte string", bytes.len())),
-        }
-    } else {
-        Err(type_name(l, t).to_string())
-    };
-    ffi::lua_settop(l, -2);
-    got
-}
-
-fn cell_message(y: usize, x: usize, got: &str) -> String {
-    format!("cell [{y}][{x}] must be a one-character string, got {got}")
-}
-
-/// The message for the first cell of the row on top of the stack, row `y`,
-/// in `1..=upto` that is not a one-byte string.
-unsafe fn first_bad_cell(l: *mut lua_State, y: usize, upto: usize) -> Option<String> {
-    let row = ffi::lua_gettop(l);
-    (1..=upto).find_map(|x| cell(l, row, x).err().map(|got| cell_message(y, x, &got)))
 }
 
 /// The error message on top of the stack (any value, described if not a string).
+///
+/// # Safety
+///
+/// `l` must be a valid state with a value on top of its stack.
 pub unsafe fn message(l: *mut lua_State) -> String {
-    match value(l, -1) {
+    // SAFETY: the caller's promise; the `Args` lives only in this call.
+    let args = unsafe { Args::new(l) };
+    match args.at(-1) {
         Arg::Str(s) => String::from_utf8_lossy(s).into_owned(),
         other => other.to_string(),
     }

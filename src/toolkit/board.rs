@@ -221,13 +221,28 @@ impl Board {
     /// none) marks: they cannot be entered, and they are corners a diagonal
     /// step cannot pass, as blocked characters are.
     pub(crate) fn close(&mut self, closed: &[bool]) {
-        for (k, _) in closed.iter().enumerate().filter(|(_, &c)| c) {
-            let i = (k / self.width + 1) * self.stride + k % self.width + 1;
-            if self.cells[i] != CLOSED {
-                self.cells[i] = CLOSED;
+        for k in self.padded(closed) {
+            if self.cells[k] != CLOSED {
+                self.cells[k] = CLOSED;
                 self.open -= 1;
             }
         }
+    }
+
+    /// The padded indices of the cells `marked` (row-major over the grid)
+    /// marks, row by row (no division a cell).
+    fn padded<'a>(&self, marked: &'a [bool]) -> impl Iterator<Item = usize> + 'a {
+        let (width, stride) = (self.width, self.stride);
+        marked
+            .chunks(width.max(1))
+            .enumerate()
+            .flat_map(move |(y, row)| {
+                let base = (y + 1) * stride + 1;
+                row.iter()
+                    .enumerate()
+                    .filter(|(_, &m)| m)
+                    .map(move |(x, _)| base + x)
+            })
     }
 
     /// Bars the cells of the grid that `barred` (row-major) marks from
@@ -238,8 +253,8 @@ impl Board {
     /// entered all the same (beyond `max`).
     pub(crate) fn bar(&mut self, barred: &[bool]) {
         let mut padded = vec![false; self.cells.len()];
-        for (k, _) in barred.iter().enumerate().filter(|(_, &b)| b) {
-            padded[(k / self.width + 1) * self.stride + k % self.width + 1] = true;
+        for k in self.padded(barred) {
+            padded[k] = true;
         }
         self.barred = padded;
     }
@@ -251,10 +266,66 @@ impl Board {
     }
 
     /// Distances from sources that each start at their own key (forward,
-    /// as `search` without `backward`): Dijkstra's algorithm, whatever the
-    /// costs, as keys that differ break the levels of a breadth-first walk.
+    /// as `search` without `backward`): Dijkstra's algorithm with costs;
+    /// with unit costs its cheaper equal, `keyed_breadth_first`.
     pub(crate) fn search_keyed(&mut self, sources: &[(usize, u64)]) {
-        self.dijkstra(sources.iter().copied(), None);
+        if self.weighted {
+            self.dijkstra(sources.iter().copied(), None);
+        } else {
+            self.keyed_breadth_first(sources);
+        }
+    }
+
+    /// Dijkstra's algorithm for unit costs without a heap: the sources in
+    /// the order of their keys, merged with the queue of the cells reached
+    /// from them, which grows in the order of distance too (each step costs
+    /// 1). So the cells are settled in order of distance, each once, when
+    /// first given one, and a source's key no lower than its cell's distance
+    /// is skipped: the distances `dijkstra` finds, in O(cells + sources log
+    /// sources). The same cells are entered as there (open, not barred).
+    fn keyed_breadth_first(&mut self, sources: &[(usize, u64)]) {
+        let sorted = by_key(sources);
+        let mut d = vec![UNREACHED; self.cells.len()];
+        let mut queue: Vec<u32> = Vec::with_capacity(self.open + 1);
+        let (mut next, mut head) = (0, 0);
+        let n = if self.diagonal { 8 } else { 4 };
+        loop {
+            // The lower of the next source and the queue's head; on a tie
+            // the source, so that a cell is never queued at its own key.
+            let source = match (sorted.get(next), queue.get(head)) {
+                (Some(&(k, _)), Some(&q)) => k <= d[q as usize],
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            let (i, g) = if source {
+                let (k, s) = sorted[next];
+                next += 1;
+                if k >= d[s as usize] || k > self.limit {
+                    continue;
+                }
+                d[s as usize] = k;
+                (s as usize, k)
+            } else {
+                let q = queue[head] as usize;
+                head += 1;
+                (q, d[q])
+            };
+            let g = g + 1;
+            if g > self.limit {
+                continue;
+            }
+            for k in 0..n {
+                let enters = |j| self.is_open(j) && self.barred.get(j) != Some(&true);
+                if let Some(j) = self.step(i, k, enters) {
+                    if g < d[j] {
+                        d[j] = g;
+                        queue.push(j as u32);
+                    }
+                }
+            }
+        }
+        self.costs = d;
     }
 
     /// The distance `search` found to `i`, or `UNREACHED`. (Not for a
@@ -372,6 +443,33 @@ impl Board {
     }
 }
 
+/// `sources` as (key, cell) in the order of their keys: by counting when
+/// the keys span no more than a few times as many values as there are
+/// sources (a safety map's scaled distances), else by sorting.
+fn by_key(sources: &[(usize, u64)]) -> Vec<(u64, u32)> {
+    let least = sources.iter().map(|s| s.1).min().unwrap_or(0);
+    let span = sources.iter().map(|s| s.1 - least).max().unwrap_or(0);
+    if span > 4 * sources.len() as u64 + 64 {
+        let mut sorted: Vec<(u64, u32)> = sources.iter().map(|&(s, k)| (k, s as u32)).collect();
+        sorted.sort_unstable();
+        return sorted;
+    }
+    let mut starts = vec![0usize; span as usize + 2];
+    sources
+        .iter()
+        .for_each(|s| starts[(s.1 - least) as usize + 1] += 1);
+    for k in 1..starts.len() {
+        starts[k] += starts[k - 1];
+    }
+    let mut sorted = vec![(0, 0); sources.len()];
+    for &(s, k) in sources {
+        let at = &mut starts[(k - least) as usize];
+        sorted[*at] = (k, s as u32);
+        *at += 1;
+    }
+    sorted
+}
+
 /// Per byte, the cost of entering a cell of it, or `CLOSED`.
 fn entering_costs(walk: &Walk) -> [u32; 256] {
     std::array::from_fn(|c| {
@@ -392,6 +490,13 @@ fn entering_costs(walk: &Walk) -> [u32; 256] {
 /// at most this far from 0, and a search settles nothing farther, so every
 /// value is exact in LuaJIT's doubles.
 pub const MAX_VALUE: i64 = 1 << 53;
+
+/// The largest magnitude a source's start value may have: half of
+/// `MAX_VALUE`, so that a start value plus the costliest walk (fewer than
+/// `MAX_CELLS` steps of at most `MAX_COST`, under 2^52) stays within
+/// `MAX_VALUE` and every reachable cell gets its exact value.
+pub const MAX_START: i64 = 1 << 52;
+const _: () = assert!(crate::input::MAX_CELLS as u64 * MAX_COST < MAX_START as u64);
 
 /// In a distance map with start values (`distances::distances_from`): a
 /// cell that is blocked, closed or unreached, farther than any value.
@@ -424,5 +529,58 @@ impl Limits {
     /// The highest value searched: `max`, and never past `MAX_VALUE`.
     pub fn max_value(&self) -> i64 {
         self.max.map_or(MAX_VALUE, |m| m.min(MAX_VALUE))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `keyed_breadth_first` (unit costs) finds `dijkstra`'s distances from
+    /// keyed sources, with diagonals, closed and barred cells and a limit,
+    /// keys close together (counted) and far apart (sorted).
+    #[test]
+    fn keyed_breadth_first_is_dijkstra() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for round in 0..3000 {
+            let (w, h) = (1 + next(9) as usize, 1 + next(9) as usize);
+            let cells: Vec<u8> = (0..w * h).map(|_| b"..#"[next(3) as usize]).collect();
+            let grid = Grid::from_cells(w, h, cells);
+            let walk = Walk {
+                diagonal: next(2) == 0,
+                ..Walk::new()
+            };
+            let closed: Vec<bool> = (0..w * h).map(|_| next(7) == 0).collect();
+            let barred: Vec<bool> = (0..w * h).map(|_| next(7) == 0).collect();
+            let spread = if round % 2 == 0 { 5 } else { 1 << 40 };
+            let count = 1 + next(6) as usize;
+            let board = Board::new(&grid, &walk);
+            let sources: Vec<(usize, u64)> = (0..count)
+                .map(|_| {
+                    let p = grid.pos(next((w * h) as u64) as usize);
+                    (board.index(p), next(spread))
+                })
+                .collect();
+            let limit = if next(3) == 0 { next(8) } else { u64::MAX };
+            let run = |unit: bool| {
+                let mut b = Board::new(&grid, &walk);
+                b.close(&closed);
+                b.bar(&barred);
+                b.set_limit(limit);
+                if unit {
+                    b.keyed_breadth_first(&sources);
+                } else {
+                    b.dijkstra(sources.iter().copied(), None);
+                }
+                b.distances()
+            };
+            assert_eq!(run(true), run(false), "{grid:?} {sources:?} limit {limit}");
+        }
     }
 }

@@ -1,8 +1,8 @@
 //! Dijkstra maps: the walking distance (or summed entering cost) from the
 //! nearest of some sources to every cell, searched on the `Board`.
 
-use super::board::{Board, Limits, Source, Walk, BEYOND, UNREACHED};
-use crate::grid::{Grid, Pos};
+use super::board::{Board, Limits, Source, Walk, BEYOND, MAX_VALUE, UNREACHED};
+use crate::grid::{Grid, Pos, Rect};
 
 /// Steps (or summed costs) from the nearest source to every cell, row-major; UNREACHED for
 /// blocked or unreachable cells. A source counts (distance 0) even on a blocked character.
@@ -39,21 +39,20 @@ pub fn distances_from(grid: &Grid, sources: &[Source], walk: &Walk, limits: &Lim
     let max = limits.max_value();
     let mut board = Board::new(grid, walk);
     board.close(&limits.closed);
-    let kept: Vec<(usize, i64)> = sources
-        .iter()
-        .filter(|s| s.value <= max)
-        .map(|s| (board.index(s.pos), s.value))
-        .collect();
-    let Some(least) = kept.iter().map(|&(_, v)| v).min() else {
+    let kept = || sources.iter().filter(|s| s.value <= max);
+    let Some(least) = kept().map(|s| s.value).min() else {
         return vec![BEYOND; grid.cells().len()];
     };
-    // Keys count from the least start value, so that they are >= 0.
+    // Keys count from the least start value, so that they are >= 0. One
+    // copy of the sources only: they may come by the million.
+    let keyed: Vec<(usize, u64)> = kept()
+        .map(|s| (board.index(s.pos), (s.value - least) as u64))
+        .collect();
     board.set_limit((max - least) as u64);
-    if walk.cost.is_none() && kept.iter().all(|&(_, v)| v == least) {
-        let indices: Vec<usize> = kept.iter().map(|&(i, _)| i).collect();
+    if walk.cost.is_none() && keyed.iter().all(|&(_, k)| k == 0) {
+        let indices: Vec<usize> = keyed.iter().map(|&(i, _)| i).collect();
         board.search(&indices, None);
     } else {
-        let keyed: Vec<(usize, u64)> = kept.iter().map(|&(i, v)| (i, (v - least) as u64)).collect();
         board.search_keyed(&keyed);
     }
     let mut values: Vec<i64> = board
@@ -67,7 +66,8 @@ pub fn distances_from(grid: &Grid, sources: &[Source], walk: &Walk, limits: &Lim
             }
         })
         .collect();
-    for &(i, v) in &kept {
+    for &(i, k) in &keyed {
+        let v = k as i64 + least;
         // A breadth-first search leaves a closed source unmarked (it is a
         // corner like any closed cell): its value is its own, or a lower
         // one given for the same cell.
@@ -75,6 +75,22 @@ pub fn distances_from(grid: &Grid, sources: &[Source], walk: &Walk, limits: &Lim
         values[cell] = values[cell].min(v);
     }
     values
+}
+
+/// The cells a search from `sources` within `max` can settle: those within
+/// `max - value` of a source along each axis (a step moves one cell at
+/// most and costs at least 1); the whole map without `max`. With no
+/// source within `max`, the first source's cell alone.
+pub fn search_window(sources: &[Source], max: Option<i64>, size: (usize, usize)) -> Rect {
+    let Some(max) = max.map(|m| m.min(MAX_VALUE)) else {
+        return Rect::whole(size);
+    };
+    sources
+        .iter()
+        .filter(|s| s.value <= max)
+        .map(|s| Rect::around(s.pos, (max - s.value) as usize, size))
+        .reduce(|a, b| a.union(&b))
+        .unwrap_or_else(|| Rect::around(sources[0].pos, 0, size))
 }
 
 #[cfg(test)]

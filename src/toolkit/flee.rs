@@ -50,7 +50,25 @@ pub fn flee(
     limits: &Limits,
     factor: f64,
 ) -> Result<Vec<i64>, Overflow> {
-    let mut values = distances_from(grid, sources, walk, limits);
+    rescan(
+        grid,
+        distances_from(grid, sources, walk, limits),
+        walk,
+        limits,
+        factor,
+    )
+}
+
+/// `flee`'s second half: the safety map from `values`, a distance map
+/// over `grid` (`BEYOND` where unreached) that a game already has, scaled
+/// and rescanned under `walk` and `limits.closed`.
+pub fn rescan(
+    grid: &Grid,
+    mut values: Vec<i64>,
+    walk: &Walk,
+    limits: &Limits,
+    factor: f64,
+) -> Result<Vec<i64>, Overflow> {
     for (i, v) in values.iter_mut().enumerate().filter(|(_, v)| **v != BEYOND) {
         let s = scaled(*v, factor);
         if s.abs() > MAX_VALUE as f64 {
@@ -69,10 +87,15 @@ pub fn flee(
     board.close(&limits.closed);
     board.bar(&unreached);
     drop(unreached);
-    let keyed: Vec<(usize, u64)> = (0..values.len())
-        .filter(|&i| values[i] != BEYOND)
-        .map(|i| (board.index(grid.pos(i)), (values[i] - least) as u64))
-        .collect();
+    // Row by row: a cell's board index without a division.
+    let stride = grid.width() + 2;
+    let mut keyed: Vec<(usize, u64)> = Vec::with_capacity(values.len());
+    for (y, row) in values.chunks(grid.width()).enumerate() {
+        let base = (y + 1) * stride + 1;
+        for (x, &v) in row.iter().enumerate().filter(|(_, &v)| v != BEYOND) {
+            keyed.push((base + x, (v - least) as u64));
+        }
+    }
     board.search_keyed(&keyed);
     drop(keyed);
     for (v, d) in values.iter_mut().zip(board.distances()) {
@@ -88,7 +111,15 @@ pub fn flee(
 /// rounded down. `value` converts exactly (|value| <= 2^53), so both
 /// interpreters, and a Lua program doing the same, get the same integer.
 pub fn scaled(value: i64, factor: f64) -> f64 {
-    (value as f64 * factor).floor()
+    let x = value as f64 * factor;
+    // `floor`, without libm's call: |x| < 2^57, so the cast is exact for
+    // every integral x and truncates toward zero otherwise.
+    let t = x as i64 as f64;
+    if t > x {
+        t - 1.0
+    } else {
+        t
+    }
 }
 
 #[cfg(test)]
@@ -98,6 +129,35 @@ mod tests {
 
     fn at(x: usize, y: usize) -> Pos {
         Pos { x, y }
+    }
+
+    #[test]
+    fn scaling_is_floor_of_the_double_product() {
+        let mut v: i64 = 1;
+        for factor in [-10.0, -7.3, -1.2, -1.0, -0.5, -0.1, -0.333] {
+            for value in [
+                0,
+                1,
+                2,
+                3,
+                7,
+                99,
+                12345,
+                -5,
+                -77,
+                1 << 40,
+                (1 << 53) - 1,
+                -(1 << 52),
+            ] {
+                let x = value as f64 * factor;
+                assert_eq!(scaled(value, factor), x.floor(), "{value} * {factor}");
+            }
+            v = v
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let value = (v >> 11) % (1 << 53);
+            assert_eq!(scaled(value, factor), (value as f64 * factor).floor());
+        }
     }
 
     #[test]

@@ -1,3 +1,8 @@
+//! Two breadth-first searches over 4-neighbour steps: `walk`, the one the
+//! level pipeline and the generators write their searches with (distances,
+//! tunnels, regions, labels), and the flood below, the branch-free one for
+//! the question every level asks.
+//!
 //! The flood: a breadth-first search from one cell over 4-neighbour steps
 //! into marked cells, a level at a time, with one byte per cell. It answers
 //! what every generated level asks and `reachable` checks: which cells `@`
@@ -11,6 +16,48 @@
 //! measured difference at 4 million cells).
 
 use crate::grid::{Grid, Pos};
+
+/// What `walk` does with one step, as its `visit` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Leave the cell: it is not entered.
+    Skip,
+    /// Enter the cell (queue it); `visit` has marked it.
+    Enter,
+    /// End the walk here.
+    Stop,
+}
+
+/// Breadth-first from the cells already in `queue` (its sources, marked by
+/// the caller), taken in the order queued: each one's 4 neighbours in
+/// `grid::NEIGHBOURS` order (north, west, east, south), whose index offsets
+/// are `steps` (`grid::steps`), are offered to `visit(from, to, direction)`,
+/// which marks the cells it enters and says what to do. Returns the cell
+/// stepped from when `visit` stops the walk. The queue keeps every cell
+/// entered, sources first, so the caller can clear its marks.
+///
+/// No step may leave the cells: the callers' grids have a closed border
+/// (a level's is wall) that `visit` never enters.
+pub fn walk(
+    queue: &mut Vec<u32>,
+    steps: [isize; 4],
+    mut visit: impl FnMut(usize, usize, usize) -> Step,
+) -> Option<usize> {
+    let mut head = 0;
+    while head < queue.len() {
+        let from = queue[head] as usize;
+        head += 1;
+        for (d, &step) in steps.iter().enumerate() {
+            let to = from.wrapping_add_signed(step);
+            match visit(from, to, d) {
+                Step::Skip => {}
+                Step::Enter => queue.push(to as u32),
+                Step::Stop => return Some(from),
+            }
+        }
+    }
+    None
+}
 
 /// A cell that cannot be entered, or has been reached.
 pub const CLOSED: u8 = 0;
@@ -164,6 +211,33 @@ mod tests {
             "nothing else wanted is reached"
         );
         assert!(!flood.reached(at(3, 1)));
+    }
+
+    #[test]
+    fn walk_takes_cells_in_breadth_first_order_and_stops_when_told() {
+        // A 4x3 grid, its border closed: the two open cells 5 and 6.
+        let open = [5, 6];
+        let mut seen = [false; 12];
+        seen[5] = true;
+        let mut queue = vec![5];
+        let stop = walk(&mut queue, crate::grid::steps(4), |_, to, _| {
+            if open.contains(&to) && !seen[to] {
+                seen[to] = true;
+                Step::Enter
+            } else {
+                Step::Skip
+            }
+        });
+        assert_eq!((stop, queue), (None, vec![5, 6]));
+        let mut queue = vec![5];
+        let stop = walk(&mut queue, crate::grid::steps(4), |_, to, d| match to {
+            6 => Step::Stop,
+            _ => {
+                assert!(d < 2, "north and west come first");
+                Step::Skip
+            }
+        });
+        assert_eq!(stop, Some(5));
     }
 
     #[test]

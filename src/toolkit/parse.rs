@@ -1,7 +1,7 @@
 //! Reading a hand-made map: the inverse of `render`.
 
-use crate::args::MAX_CELLS;
 use crate::grid::{Grid, Pos, PLAYER, STAIRS};
+use crate::input::MAX_CELLS;
 
 /// A map read from its text, with its first `@` and `>` in row order.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::flood::{Flood, CLOSED, OPEN};
-use crate::grid::{Grid, Pos, GOLD, PLAYER, POTION, STAIRS, WALL};
+use crate::grid::{byte_set, ByteSet, Grid, Pos, GOLD, PLAYER, POTION, STAIRS, WALL};
 
 /// Why a map is not fully reachable.
 #[derive(Debug, PartialEq, Eq)]
@@ -39,12 +39,17 @@ impl fmt::Display for Unreachable {
 
 /// Checks that the first `@` can walk to every `>`, `$` and `!`.
 pub fn check(grid: &Grid) -> Result<(), Unreachable> {
+    check_blocked(grid, &byte_set(&[WALL]))
+}
+
+/// `check`, walking through every cell but those of `blocked`.
+pub fn check_blocked(grid: &Grid, blocked: &ByteSet) -> Result<(), Unreachable> {
     let cells = grid.cells();
     let start = cells
         .iter()
         .position(|&c| c == PLAYER)
         .ok_or(Unreachable::NoPlayer)?;
-    let mut flood = Flood::new(grid, |c| if c == WALL { CLOSED } else { OPEN });
+    let mut flood = Flood::new(grid, |c| if blocked[c as usize] { CLOSED } else { OPEN });
     flood.farthest(grid.pos(start));
     let targets: Vec<(u8, Pos)> = cells
         .iter()
@@ -87,6 +92,15 @@ mod tests {
             err.to_string(),
             "not reachable from @ at (2,2): > at (6,2) $ at (5,3) ! at (6,3)"
         );
+    }
+
+    #[test]
+    fn the_blocked_set_cuts_where_it_says() {
+        let g = Grid::from_rows(&["@.~.>", "..=.."]);
+        assert_eq!(check_blocked(&g, &byte_set(b"#~")), Ok(()));
+        let err = check_blocked(&g, &byte_set(b"#~=")).unwrap_err();
+        assert_eq!(err.to_string(), "not reachable from @ at (1,1): > at (5,1)");
+        assert_eq!(check(&g), Ok(()));
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub struct Filter {
     /// Only cells not visible from `from`'s cell, by `fov` without a
     /// radius, with these characters opaque.
     pub hidden: Option<ByteSet>,
+    /// Cells never drawn, row-major (a level's occupied cells); empty: none.
+    pub excluded: Vec<bool>,
 }
 
 /// A walking distance from `pos` (`distances`' rule under `walk`) from
@@ -79,6 +81,7 @@ pub fn sample(grid: &Grid, count: usize, seed: i64, filter: &Filter) -> Result<V
                 .is_none_or(|(n, d)| d[i] != BEYOND && d[i] >= n.min)
         })
         .filter(|&i| seen.is_empty() || !seen[i])
+        .filter(|&i| filter.excluded.get(i) != Some(&true))
         .map(|i| i as u32)
         .collect();
     drop((near, seen));
@@ -114,6 +117,7 @@ mod tests {
             chars: byte_set(b"."),
             from: None,
             hidden: None,
+            excluded: Vec::new(),
         }
     }
 

@@ -1,8 +1,8 @@
 //! One step downhill on a distance map: how a monster chases (on a map of
 //! distances to the player) or flees (on a safety map), one turn at a time.
 
-use super::board::{Board, Walk};
-use crate::grid::{Grid, Pos};
+use super::board::{Board, Walk, DIRECTIONS};
+use crate::grid::{ByteSet, Grid, Pos};
 
 /// The neighbour of `from` with the least value in `values` (row-major over
 /// `grid`, `BEYOND` for a cell not reached) that is strictly lower than
@@ -26,6 +26,50 @@ pub fn step(grid: &Grid, values: &[i64], from: Pos, walk: &Walk, closed: &[bool]
         }
     }
     best.1.map(|j| board.pos(j))
+}
+
+/// `step` read in place, for a caller that steps many walkers on one map
+/// (`level:steps`): the value of a cell of `grid` by `value` (`BEYOND`
+/// where unreached), whether a cell is closed by `closed`, and no board.
+/// The step rule is `Board`'s, written over cells (tested equal to `step`).
+pub fn step_in(
+    grid: &Grid,
+    from: Pos,
+    (blocked, diagonal): (&ByteSet, bool),
+    value: impl Fn(Pos) -> i64,
+    closed: impl Fn(Pos) -> bool,
+) -> Option<Pos> {
+    let (w, h) = (grid.width() as isize, grid.height() as isize);
+    let at = |dx: isize, dy: isize| {
+        let (x, y) = (from.x as isize + dx, from.y as isize + dy);
+        (x >= 1 && y >= 1 && x <= w && y <= h).then_some(Pos {
+            x: x as usize,
+            y: y as usize,
+        })
+    };
+    let open = |p: Option<Pos>| p.is_some_and(|p| !blocked[grid.get(p) as usize] && !closed(p));
+    let mut best = (value(from), None);
+    let n = if diagonal { 8 } else { 4 };
+    for &(dx, dy) in &DIRECTIONS[..n] {
+        let Some(to) = at(dx, dy) else { continue };
+        let v = value(to);
+        let corners = dx == 0 || dy == 0 || open(at(dx, 0)) && open(at(0, dy));
+        if v < best.0 && open(Some(to)) && corners {
+            best = (v, Some(to));
+        }
+    }
+    best.1
+}
+
+/// Whether the step from `from` to `to`, one of its neighbours, is legal
+/// under `walk` and `closed` (row-major, or empty): `Board`'s step rule,
+/// as `step` and every search apply it.
+pub fn can_step(grid: &Grid, from: Pos, to: Pos, walk: &Walk, closed: &[bool]) -> bool {
+    let mut board = Board::new(grid, walk);
+    board.close(closed);
+    let target = board.index(to);
+    let found = board.steps(board.index(from)).any(|j| j == target);
+    found
 }
 
 #[cfg(test)]
@@ -70,6 +114,68 @@ mod tests {
             Some(at(3, 1))
         );
         assert_eq!(step(&g, &[B, 7, B], at(2, 1), &Walk::new(), &[]), None);
+    }
+
+    /// `step_in` is `step` on random small maps, values, walks and closed cells.
+    #[test]
+    fn step_in_is_step() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..20_000 {
+            let (w, h) = (1 + next(4) as usize, 1 + next(4) as usize);
+            let cells: Vec<u8> = (0..w * h).map(|_| b".#+"[next(3) as usize]).collect();
+            let g = Grid::from_cells(w, h, cells);
+            let values: Vec<i64> = (0..w * h)
+                .map(|_| if next(5) == 0 { BEYOND } else { next(6) as i64 })
+                .collect();
+            let closed: Vec<bool> = (0..w * h).map(|_| next(6) == 0).collect();
+            let walk = Walk {
+                blocked: byte_set(if next(2) == 0 { b"#" } else { b"#+" }),
+                diagonal: next(2) == 0,
+                cost: None,
+            };
+            let from = at(1 + next(w as u64) as usize, 1 + next(h as u64) as usize);
+            let rule = (&walk.blocked, walk.diagonal);
+            let direct = step_in(
+                &g,
+                from,
+                rule,
+                |p| values[g.index(p)],
+                |p| closed[g.index(p)],
+            );
+            assert_eq!(
+                direct,
+                step(&g, &values, from, &walk, &closed),
+                "{g:?} {from:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn can_step_is_the_step_rule() {
+        let g = Grid::from_rows(&[".#.", "...", "..."]);
+        let (c, d) = (Walk::new(), Walk::diagonal());
+        assert!(can_step(&g, at(2, 2), at(1, 2), &c, &[]));
+        assert!(!can_step(&g, at(2, 2), at(2, 1), &c, &[]), "a wall");
+        assert!(!can_step(&g, at(2, 2), at(1, 1), &c, &[]), "no diagonal");
+        assert!(can_step(&g, at(2, 2), at(1, 3), &d, &[]));
+        assert!(!can_step(&g, at(1, 2), at(2, 1), &d, &[]), "into a wall");
+        assert!(!can_step(&g, at(2, 2), at(3, 1), &d, &[]), "corner cut");
+        let mut closed = vec![false; 9];
+        closed[3] = true;
+        assert!(!can_step(&g, at(2, 2), at(1, 2), &c, &closed), "closed");
+        assert!(can_step(&g, at(2, 3), at(1, 2), &d, &[]));
+        let mut corner = vec![false; 9];
+        corner[6] = true;
+        assert!(
+            !can_step(&g, at(2, 3), at(1, 2), &d, &corner),
+            "closed corner"
+        );
     }
 
     #[test]

@@ -223,6 +223,21 @@ describe("the page in headless Chromium", function()
     assert.truthy(page_dom:find('<div class="box"[^>]*><pre id="map">'))
   end)
 
+  it("shows an overworld: water, forest, mountains and bridges each in its colour", function()
+    local options = { width = 88, height = 34, seed = SEED, algorithm = "overworld" }
+    local body = server.get("?seed=" .. SEED .. "&width=88&height=34&algorithm=overworld").body
+    local pre_html = assert(body:match('<pre id="map">(.-)</pre>'))
+    assert.are.equal(map.generate_text(options), unescape(pre_html:gsub("<[^>]*>", "")))
+    local classes = {}
+    for class in pre_html:gmatch('<span class="([^"]*)">') do classes[class] = true end
+    for _, class in ipairs({ "u", "s", "w", "t", "m" }) do assert.truthy(classes[class], class) end
+    local style = assert(body:match("<style>(.-)</style>"))
+    for _, class in ipairs({ "w", "t", "m", "b" }) do
+      assert.truthy(style:find("." .. class .. "{color:#", 1, true), class)
+    end
+    assert.truthy(body:find("<title>map overworld 88x34, seed " .. SEED .. "</title>", 1, true))
+  end)
+
   it("scrolls a 200-wide map in its box, not the page, at desktop and phone width", function()
     -- The page has no script to measure with (its CSP allows only its own),
     -- so a copy of it, on disk, gets one more that writes the page's and the

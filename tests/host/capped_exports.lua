@@ -39,8 +39,18 @@ local turns = {
   { "map.sample", map.sample, { floor, 1000, { seed = 1, from = { x = 1, y = 1 }, min = 1 } } },
   { "map.line", map.line, { 1, 1, 1000000, 7 } },
   { "map.parse", map.parse, { string.rep(string.rep(".", 1000) .. "\n", 1000) } },
+  { "map.autotile", map.autotile, { floor, { chars = "." } } },
 }
 for _, c in ipairs(turns) do cases[#cases + 1] = c end
+-- A scheduler of 100,000 actors loaded back: its tables cannot be built.
+do
+  local s, actors = map.scheduler(), {}
+  for i = 1, 100000 do
+    actors[i] = i
+    s:add(i, i % 10 + 1)
+  end
+  cases[#cases + 1] = { "map.scheduler", map.scheduler, { s:state(), actors } }
+end
 for _, algorithm in ipairs(map.ALGORITHMS) do
   local options = { width = 1000, height = 1000, seed = 1, algorithm = algorithm }
   cases[#cases + 1] = { "map.generate", map.generate, { options } }

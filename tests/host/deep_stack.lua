@@ -3,15 +3,16 @@
 -- amounts of free stack slots below what a 2000x2000 result needs (the
 -- module checks for 260 before pushing a table of rows), recurses until
 -- just that many are left, then calls pcall(map.new_map, 2000, 2000) and
--- pcall(map.generate, 2000, 2000, i) 5 times each; all that twice, the
--- first round as a warm-up. On Lua 5.4 each call must fail with a catchable
--- stack overflow, at least one with the module's own message; the result
--- was built first and used to leak (195 MB over 50 calls), so RSS must stay
--- flat over the second round (< 20 MB over its 30 calls). On LuaJIT
--- new_map and generate build their tables in Lua, which needs no extra
--- slots, so a call may also succeed; its 32 MB of garbage makes RSS swing
--- by tens of MB, so there RSS is shown, not checked. Either way the stack
--- then unwinds and the module still makes maps.
+-- pcall(map.generate, 2000, 2000, i) 5 times each, and a path (see
+-- calls()); all that twice, the first round as a warm-up. On Lua 5.4 each
+-- call must fail with a catchable stack overflow; the result was built
+-- first and used to leak (195 MB over 50 calls), so RSS must stay flat
+-- over the second round (< 20 MB over its 30 calls). On LuaJIT new_map
+-- and generate build their tables in Lua, which needs no extra slots, so a
+-- call may also succeed; its 32 MB of garbage makes RSS swing by tens of
+-- MB, so there RSS is shown, not checked. On both, every overflow must be
+-- the module's own message, `map.new_map: stack overflow`. Either way the
+-- stack then unwinds and the module still makes maps.
 package.path = arg[0]:gsub("[^/]+$", "") .. "?.lua;" .. package.path
 local t = require "lib"
 local map = require "map"
@@ -91,7 +92,8 @@ end
 
 -- Runs at the bottom of the stack: nothing here may need more than a few
 -- slots, so problems are noted, and reported once the stack has unwound.
-local stats = { failed = 0, succeeded = 0, module_messages = 0 }
+local stats = { failed = 0, succeeded = 0, module_messages = 0, paths = 0, path_overflows = 0 }
+local PATH_MAP = t.aliased_map(60, 60, ".")
 local function note(problem) stats.problem = stats.problem or problem end
 local function calls(depth)
   for i = 1, CALLS do
@@ -113,6 +115,19 @@ local function calls(depth)
       end
       err = nil -- luacheck: ignore
     end
+    -- path, which LuaJIT wraps in Lua: it may succeed (its result needs few
+    -- slots), but a stack overflow must read as the C function's on Lua 5.4,
+    -- "map.path: stack overflow" (before, on LuaJIT, the wrapper's own frame
+    -- overflowed outside its pcall: "map/luajit.lua:430: stack overflow").
+    local ok, err = pcall(map.path, PATH_MAP, 1, 1, 60, 60)
+    if ok then
+      stats.paths = stats.paths + 1
+    elseif err ~= "map.path: stack overflow" then
+      note("map.path at depth " .. depth .. ": " .. tostring(err))
+    else
+      stats.path_overflows = stats.path_overflows + 1
+    end
+    err = nil -- luacheck: ignore
   end
   return true
 end
@@ -142,6 +157,12 @@ local before = t.settled_rss_kib()
 round(false)
 local after = t.settled_rss_kib()
 t.check(stats.problem == nil, tostring(stats.problem))
+t.say(string.format("map.path: %d overflows, all with its own message; %d paths", stats.path_overflows, stats.paths))
+-- Every overflow reads as the module's own, on LuaJIT too (before, there,
+-- the wrappers' Lua frames overflowed outside their pcall: a bare
+-- "stack overflow" with a position in map/luajit.lua).
+t.check(stats.module_messages == stats.failed, string.format("%d of %d stack overflows without the module's message",
+  stats.failed - stats.module_messages, stats.failed))
 t.say(string.format(
   "%d calls failed (%d with the module's own message, e.g. %q), %d succeeded; RSS %d -> %d KiB (%+d KiB)",
   stats.failed, stats.module_messages, tostring(stats.example), stats.succeeded, before, after, after - before))

@@ -80,7 +80,10 @@ end
 -- across the whole map, parse of its text; not step, which reads 3x3 cells
 -- whatever the map), distances and path with
 -- `avoid` (the `many` sources), `known` and `max`, flee on the one-wide map
--- with costs, and a line of `many` cells. The one-wide map and the sources
+-- with costs, a line of `many` cells and the open map's autotile; a noise's
+-- grid of side x side (map.noise itself makes a fixed-size userdata, no
+-- argument makes it large), and the light of the whole open map, grey and
+-- coloured. The one-wide map and the sources
 -- are Lua arrays of `many` entries (16 bytes each on Lua 5.4).
 function M.every_export(map, side, many)
   many = many or side * side
@@ -114,10 +117,44 @@ function M.every_export(map, side, many)
     { "map.explore", map.explore, { open, known, half, half }, "all known" },
     -- Every cell of the open map is in sight of `spot`: none is hidden.
     { "map.sample", map.sample, { open, 0, { seed = 1, from = spot, min = 1, hidden = true } } },
-    { "map.visible", map.visible, { open, 1, 1, side, side } },
+    -- It reads the line's cells alone (a few KiB): it may still find them
+    -- with the heap full.
+    { "map.visible", map.visible, { open, 1, 1, side, side }, small = true },
     { "map.parse", map.parse, { text } },
     { "map.line", map.line, { 1, 1, many, 7 } },
+    -- Every cell in the class: a mask for each.
+    { "map.autotile", map.autotile, { open, { chars = "." } } },
+    -- A level holds its cells natively; every cell a thing at worst.
+    { "map.level", map.level, { open, { things = "." } } },
+    { "map.level", map.level, { text }, "text" },
+    { "map.field", map.field, { side, side } },
+    { "map.light", map.light, { open, { { x = half, y = half, radius = side } } } },
+    { "map.light", map.light, { open, { { x = half, y = half, radius = side, color = { 1, 0.5, 0 } } } }, "colours" },
   }
+  -- A noise made now, out of the calls measured: its grid is a method.
+  local made, source = pcall(map.noise, { seed = 1, octaves = 4 })
+  if made then
+    turns[#turns + 1] = { "noise:grid", function(w, h) return source:grid(w, h) end, { side, side } }
+  end
+  -- A level saved (made now, out of the calls measured), loaded back.
+  local ok, saved = pcall(function() return map.level(open):save() end)
+  if ok then turns[#turns + 1] = { "map.load", map.load, { saved } } end
+  -- The toolbox's large calls: names learnt from `many` words (at most
+  -- 100,000) at the highest order, a scheduler of as many actors loaded
+  -- back (made now); a source is of fixed size.
+  local words, actors = {}, {}
+  local scheduler = map.scheduler()
+  for i = 1, math.min(many, 100000) do
+    words[i] = ("%08x"):format(i * 2654435761 % 4294967296):gsub("%d", function(d) return ("gklmnprstv"):sub(d + 1,
+      d + 1) end)
+    actors[i] = i
+    scheduler:add(i, i % 10 + 1)
+  end
+  turns[#turns + 1] = { "map.names", map.names, { words, { order = 8, novel = false } } }
+  -- The scheduler is kept with its case: collected, its Rust memory would
+  -- go back to the C heap, where a later call could find it with the Lua
+  -- heap full (LuaJIT's heap is its own).
+  turns[#turns + 1] = { "map.scheduler", map.scheduler, { scheduler:state(), actors }, made = scheduler }
   for _, case in ipairs(turns) do cases[#cases + 1] = case end
   for _, algorithm in ipairs(map.ALGORITHMS) do
     local options = { width = side, height = side, seed = 1, algorithm = algorithm }
@@ -128,43 +165,71 @@ function M.every_export(map, side, many)
   return cases
 end
 
-function M.fill_heap(reserve)
-  local kept, bytes, n = {}, 0, 0
-  for i = 1, 65536 do kept[i] = false end -- sized now: storing must not allocate
-  kept.spare = string.rep("r", reserve or 1024 * 1024)
-  -- Everything that allocates runs inside the pcall.
-  local function grab(i, size) return string.rep(string.format("%07x\n", i), size / 8 - 4) end
+-- The most values fill_heap keeps: enough that small chunks never stop it
+-- before the heap is full.
+local MAX_KEPT = 1024 * 1024
+
+-- Keeps what `make(n, chunk)` returns in `kept` after its n values: chunks
+-- of 64 MiB, halved at each failure (`make` runs inside a pcall, as
+-- everything that allocates must) down to 64 bytes; then a collection, and
+-- again until a pass takes under 1 MiB. Returns the new n and the bytes.
+local function fill(kept, n, make)
+  local bytes = 0
   repeat
-    local pass = 0
-    local chunk = 64 * 1024 * 1024
-    while chunk >= 64 and n < 65536 do
-      local ok, s = pcall(grab, n, chunk)
-      if ok then
+    local pass, chunk = 0, 64 * 1024 * 1024
+    while chunk >= 64 and n < MAX_KEPT do
+      local ok, value = pcall(make, n, chunk)
+      if ok and value ~= nil then
         n = n + 1
-        kept[n] = s
-        pass = pass + #s
+        kept[n] = value
+        pass = pass + chunk
       else
         chunk = chunk / 2
       end
     end
     bytes = bytes + pass
     collectgarbage("collect")
-  until pass < 1024 * 1024 or n >= 65536
+  until pass < 1024 * 1024 or n >= MAX_KEPT
+  return n, bytes
+end
+
+-- LuaJIT's heap is its own, not the C heap: what the C heap holds free
+-- (memory the module freed earlier) is filled through the FFI too, so that
+-- the module's allocations find only the reserve, as on Lua 5.4 (whose
+-- heap is the C heap). Returns the maker of chunks and a function that
+-- frees the C heap's reserve of `reserve` bytes, taken first; nil
+-- elsewhere.
+local function c_heap(reserve)
+  local ok, ffi = pcall(require, "ffi")
+  if not ok then return nil end
+  pcall(ffi.cdef, "void *malloc(size_t size); void free(void *p);")
+  local spare = ffi.C.malloc(reserve)
+  local function chunk(_, size)
+    local p = ffi.C.malloc(size)
+    if p ~= nil then return ffi.gc(p, ffi.C.free) end
+  end
+  return chunk, function() ffi.C.free(spare) end
+end
+
+function M.fill_heap(reserve)
+  reserve = reserve or 1024 * 1024
+  local kept = {}
+  for i = 1, MAX_KEPT do kept[i] = false end -- sized now: storing must not allocate
+  kept.spare = string.rep("r", reserve)
+  local c_chunk, free_c_spare = c_heap(reserve)
+  local function grab(i, size) return string.rep(string.format("%07x\n", i), size / 8 - 4) end
+  local n, bytes = fill(kept, 0, grab)
   -- That last collection shrank LuaJIT's string buffer, which may free tens
   -- of MiB: fill that with tables, which need no buffer.
   local ok_new, new_table = pcall(require, "table.new")
   if ok_new then
-    local chunk = 64 * 1024 * 1024
-    while chunk >= 64 and n < 65536 do
-      local ok, tab = pcall(new_table, chunk / 8, 0)
-      if ok then
-        n = n + 1
-        kept[n] = tab
-        bytes = bytes + chunk
-      else
-        chunk = chunk / 2
-      end
-    end
+    local more
+    n, more = fill(kept, n, function(_, chunk) return new_table(chunk / 8, 0) end)
+    bytes = bytes + more
+  end
+  if c_chunk then
+    fill(kept, n, c_chunk)
+    free_c_spare()
   end
   kept.spare = nil
   collectgarbage("collect")

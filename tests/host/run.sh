@@ -88,6 +88,14 @@ for lua in lua5.4 luajit; do
     case_ "ulimit_sweep-$lua-${headroom}MiB" 300000 "$lua" tests/host/ulimit_sweep.lua $headroom
   done
 done
+# Out of memory while a result is built: the module's own message on both.
+for lua in lua5.4 luajit; do
+  case_ "oom_message-$lua" 300000 "$lua" tests/host/oom_message.lua
+done
+# What reading a map costs: wide rows and rows of a large capacity, each call under 1 s.
+for lua in lua5.4 luajit; do
+  case_ "shape_cost-$lua" - "$lua" tests/host/shape_cost.lua
+done
 # A nearly full Lua stack.
 for lua in lua5.4 luajit; do
   case_ "deep_stack-$lua" - "$lua" tests/host/deep_stack.lua

@@ -38,9 +38,9 @@ t.say(string.format("heap filled with %d MiB of strings; RSS over the calls %d -
 for i, c in ipairs(cases) do
   local what = c[1] .. (c[4] and " " .. c[4] or "")
   t.say("  ", what, ": ", tostring(oks[i]), ", ", tostring(errs[i]))
-  t.check(not oks[i], what .. " succeeded with the heap full")
+  t.check(not oks[i] or c.small, what .. " succeeded with the heap full")
   -- The module's own message, on LuaJIT too (its route builds results in Lua).
-  t.check(t.is_memory_error(errs[i], c[1], true), what .. ": unexpected error: " .. tostring(errs[i]))
+  t.check(oks[i] or t.is_memory_error(errs[i], c[1], true), what .. ": unexpected error: " .. tostring(errs[i]))
 end
 t.check(after - before < MAX_GROWTH_KIB, string.format("RSS grew by %d KiB", after - before))
 t.check(map.generate_text(60, 20, 42) == expected, "the module no longer makes maps")

@@ -1,28 +1,66 @@
 #!/usr/bin/env bash
-# The rock as a LuaRocks user gets it, offline, from a clean clone of this
-# repository's HEAD (uncommitted changes are not in it): `luarocks make` into
-# a tree for Lua 5.4 and one for LuaJIT, then a binary rock packed and
-# installed into a third tree. Each tree is loaded with its interpreter
-# alone on its paths: the golden 60x20 seed-42 map, map.server, the CLI;
-# and the type definitions are in the rock's directory.
-# `make test-rock` runs it (in .ci/run); three cargo builds, a few minutes.
+# The rock as it is released and installed, from a clean clone of this
+# repository's HEAD (uncommitted changes are not in it): `make dist`, then
+# `luarocks pack` of the rockspec it writes; then, with no network (a network
+# namespace of its own) and an empty cargo home, for Lua 5.4 and for LuaJIT:
+# the source rock installed into a fresh tree and loaded with that tree
+# alone on the paths (the golden map, map.server, the `map` command, the
+# types), and `luarocks test` green against it; the binary rock of each
+# interpreter built from dist/<interpreter>/, installed into a fresh tree,
+# and refused by the other interpreter's tree. Plain Lua 5.1 is refused at
+# build time. `make test-rock` runs it (in .ci/run): four cargo builds.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d /tmp/map-rock.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-git clone -q "$root" "$tmp/src"
-cd "$tmp/src"
-# The checkout's cargo builds, when there are any, as a start: cargo rebuilds
-# what differs (the crate itself, at another path) and keeps its compiled
-# dependencies, where three builds from nothing would take most of CI's time.
-for flavour in lua54 luajit; do
-  if [ -d "$root/target/$flavour" ]; then mkdir -p target && cp -a "$root/target/$flavour" target/; fi
-done
-golden=$(cat spec/golden/rooms-60x20-42.txt)
+fail() {
+  echo "rock: $*" >&2
+  exit 1
+}
+# Runs a command, its output in $tmp/$1.log, shown if it fails.
+logged() {
+  local log=$tmp/$1.log
+  shift
+  "$@" >"$log" 2>&1 || { cat "$log" >&2; fail "failed: $*"; }
+}
+
+unshare -n true 2>/dev/null || fail "unshare -n (a network namespace, as root) is needed to build with no network"
+# No network, and a cargo home with nothing in it: the build has only the
+# archive's vendored crates (rustup's toolchains stay where RUSTUP_HOME is).
+offline() { unshare -n env CARGO_HOME="$tmp/cargo-home" RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" "$@"; }
+mkdir "$tmp/cargo-home"
+
+git clone -q "$root" "$tmp/clone"
+logged dist make -C "$tmp/clone" dist
+dist=$tmp/clone/dist
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$tmp/clone/Cargo.toml" | head -n 1)
+name=map-$version
+rockspec=$name-1.rockspec
+src_rock=$dist/$name-1.src.rock
+[ -f "$src_rock" ] || fail "make dist made no $src_rock"
+rm "$src_rock" # packed again here, offline
+(cd "$dist" && logged pack offline luarocks pack "$rockspec")
+# (Listings read whole: grep -q stopping early would fail the pipe.)
+grep -q " $name.tar.gz$" <<<"$(unzip -l "$src_rock")" || fail "$src_rock holds no $name.tar.gz"
+grep -q "^$name/vendor/mlua-" <<<"$(tar -tzf "$dist/$name.tar.gz")" || fail "$name.tar.gz has no vendored crates"
+golden=$(cat "$tmp/clone/spec/golden/rooms-60x20-42.txt")
+
+# luarocks' configuration for one interpreter: its trees (where `luarocks
+# test` looks for busted) and, for LuaJIT, the interpreter: Debian's
+# luarocks takes plain lua5.1 for 5.1 first, and must be told (LUA=luajit
+# alone would build the right flavour, but luarocks itself would not know
+# it runs LuaJIT, which the LuaJIT binary rock requires).
+config() { # file, tree, interpreter
+  {
+    echo "rocks_trees = { { name = \"test\", root = \"$2\" } }"
+    [ "$3" != luajit ] || echo 'lua_interpreter = "luajit"'
+  } >"$1"
+}
 
 # Loads map and map.server from tree $1 with interpreter $2 (Lua version $3)
-# and nothing else on the paths, then runs lua/main.lua against that tree.
+# and nothing else on the paths; runs the tree's `map` command and finds the
+# types in the rock's directory.
 check_tree() {
   local tree=$1 lua=$2 version=$3
   local path="$tree/share/lua/$version/?.lua" cpath="$tree/lib/lua/$version/?.so"
@@ -33,39 +71,89 @@ assert(package.searchpath("map", package.cpath):find(arg[1], 1, true), "not the 
 assert(map.generate_text(60, 20, 42) == arg[2], "not the golden map")
 assert(require("map.server").serve, "no map.server")
 EOF
-  # The clone has no build/lib (luarocks builds build/rock/ only): main.lua uses the tree's module.
-  [ "$("${env[@]}" "$lua" lua/main.lua 60 20 42)" = "$golden" ] || { echo "rock: main.lua on $tree differs" >&2; exit 1; }
-  cmp -s types/map.d.lua "$(luarocks --lua-version="$version" show --rock-dir map --tree "$tree")/types/map.d.lua" ||
-    { echo "rock: $tree lacks types/map.d.lua" >&2; exit 1; }
-  echo "rock: $tree: $lua loads map and map.server, and prints the golden map; the types are in the rock's directory"
+  [ "$(cd /tmp && "${env[@]}" "$tree/bin/map" 60 20 42)" = "$golden" ] || fail "$tree/bin/map differs"
+  local expected
+  expected="map $version_text ($("$lua" -e 'io.write(jit and jit.version or _VERSION)'))"
+  [ "$("$tree/bin/map" --version)" = "$expected" ] || fail "$tree/bin/map --version is not '$expected'"
+  cmp -s "$tmp/clone/types/map.d.lua" "$(luarocks --lua-version="$version" show --rock-dir map --tree "$tree")/types/map.d.lua" ||
+    fail "$tree lacks types/map.d.lua"
+  echo "rock: $tree: $lua loads map and map.server and prints the golden map, so does its map command; the types are in the rock's directory"
 }
+version_text=$version
 
-luarocks --lua-version=5.4 make --tree "$tmp/lua54" >"$tmp/make-5.4.log" 2>&1 ||
-  { cat "$tmp/make-5.4.log" >&2; exit 1; }
-check_tree "$tmp/lua54" lua5.4 5.4
+# busted as a rock, for `luarocks test`: the LuaRocks registry is not
+# reachable here, so this rock runs Debian's busted (lua-busted) on the
+# interpreter of luarocks' wrapper. Elsewhere luarocks installs the real one.
+mkdir "$tmp/busted"
+busted_version=$(busted --version)
+cat >"$tmp/busted/busted-$busted_version-0.rockspec" <<EOF
+rockspec_format = "3.0"
+package = "busted"
+version = "$busted_version-0"
+source = { url = "file:///usr/bin/busted" }
+description = { summary = "The system's busted (Debian's lua-busted $busted_version), as a rock" }
+build = { type = "none", install = { bin = { busted = "busted" } } }
+EOF
+echo 'require "busted.runner" ({ standalone = false })' >"$tmp/busted/busted"
 
-# LuaJIT is luarocks' 5.1 flavour. For --lua-version=5.1, luarocks takes the
-# first of lua5.1, lua51, lua-5.1, lua-51, luajit, lua in /usr/bin that runs
-# as Lua 5.1; lua5.1 is installed here (busted and luarocks depend on it), so
-# it is plain Lua 5.1, which the module does not support, and the Makefile
-# says so. LUA=luajit on the command line sets luarocks' LUA variable, which
-# the rockspec passes to the Makefile.
-if luarocks --lua-version=5.1 make --tree "$tmp/plain51" >"$tmp/make-5.1.log" 2>&1; then
-  echo "rock: luarocks --lua-version=5.1 make built for plain Lua 5.1" >&2
-  exit 1
+# The archive unpacked, where `luarocks test` runs (its rockspec and specs).
+mkdir "$tmp/sources"
+tar -xzf "$dist/$name.tar.gz" -C "$tmp/sources"
+sources=$tmp/sources/$name
+cp "$dist/$rockspec" "$sources/"
+
+for flavour in lua5.4 luajit; do
+  if [ $flavour = lua5.4 ]; then lua=lua5.4 version=5.4; else lua=luajit version=5.1; fi
+  tree=$tmp/tree-$flavour
+  export LUAROCKS_CONFIG=$tmp/config-$flavour.lua
+  config "$LUAROCKS_CONFIG" "$tree" $lua
+
+  # The source rock, built with no network and an empty cargo home.
+  logged "install-$flavour" offline luarocks --lua-version=$version install "$src_rock" --tree "$tree"
+  ! grep -i "warning" "$tmp/install-$flavour.log" || fail "luarocks warned while installing $src_rock"
+  check_tree "$tree" $lua $version
+
+  # luarocks test: the rockspec's busted specs against the tree.
+  (cd "$tmp/busted" && logged "busted-$flavour" luarocks --lua-version=$version make --tree "$tree")
+  (cd "$sources" && logged "test-$flavour" offline luarocks --lua-version=$version test --tree "$tree")
+  summary=$(grep -E "^[0-9]+ successes / [0-9]+ failures / [0-9]+ errors" "$tmp/test-$flavour.log") ||
+    { cat "$tmp/test-$flavour.log" >&2; fail "luarocks test printed no summary"; }
+  case $summary in
+    *" 0 failures / 0 errors "*) echo "rock: luarocks test on $flavour: $summary" ;;
+    *) cat "$tmp/test-$flavour.log" >&2; fail "luarocks test on $flavour: $summary" ;;
+  esac
+
+  # The binary rock of this interpreter, in its own folder of dist/.
+  (cd "$dist/$flavour" && logged "binary-$flavour" offline luarocks --lua-version=$version build "$name-1.src.rock" \
+    --pack-binary-rock)
+  rock=$(ls "$dist/$flavour/"*.linux-*.rock)
+  grep -q " lib/map.so$" <<<"$(unzip -l "$rock")" || fail "$rock has no lib/map.so"
+  logged "binary-install-$flavour" offline luarocks --lua-version=$version install "$rock" --tree "$tmp/binary-$flavour"
+  check_tree "$tmp/binary-$flavour" $lua $version
+done
+
+# Each binary rock in the other interpreter's tree: refused, naming the Lua
+# it needs, and nothing installed.
+for pair in "lua5.4 luajit 5.1" "luajit lua5.4 5.4"; do
+  read -r flavour other version <<<"$pair"
+  export LUAROCKS_CONFIG=$tmp/config-$other.lua
+  rock=$(ls "$dist/$flavour/"*.linux-*.rock)
+  if offline luarocks --lua-version=$version install "$rock" --tree "$tmp/wrong-$flavour" >"$tmp/wrong-$flavour.log" 2>&1; then
+    cat "$tmp/wrong-$flavour.log" >&2
+    fail "the $flavour rock installed into a $other tree"
+  fi
+  grep -q "Could not satisfy dependency lua" "$tmp/wrong-$flavour.log" ||
+    { cat "$tmp/wrong-$flavour.log" >&2; fail "the $flavour rock in a $other tree: no message naming the Lua it needs"; }
+  [ ! -e "$tmp/wrong-$flavour/lib/lua/$version/map.so" ] || fail "the $flavour rock left map.so in a $other tree"
+  echo "rock: the $flavour binary rock is refused by a $other tree: $(grep -m 1 "Could not satisfy" "$tmp/wrong-$flavour.log")"
+done
+
+# Plain Lua 5.1, which Debian's luarocks takes for 5.1 unless told: refused
+# at build time, by name, before cargo runs.
+export LUAROCKS_CONFIG=$tmp/config-plain.lua
+config "$LUAROCKS_CONFIG" "$tmp/plain" lua5.1
+if offline luarocks --lua-version=5.1 install "$src_rock" --tree "$tmp/plain" >"$tmp/plain.log" 2>&1; then
+  fail "luarocks built map for plain Lua 5.1"
 fi
-grep -q "map needs Lua 5.4 or LuaJIT; .*lua5.1 is neither" "$tmp/make-5.1.log" ||
-  { cat "$tmp/make-5.1.log" >&2; exit 1; }
-luarocks --lua-version=5.1 make --tree "$tmp/luajit" LUA=luajit >"$tmp/make-luajit.log" 2>&1 ||
-  { cat "$tmp/make-luajit.log" >&2; exit 1; }
-check_tree "$tmp/luajit" luajit 5.1
-
-# A binary rock, installed offline (a local file, its one dependency `lua`
-# given by the interpreter: no server is asked).
-luarocks --lua-version=5.4 make --pack-binary-rock >"$tmp/pack.log" 2>&1 || { cat "$tmp/pack.log" >&2; exit 1; }
-rock=$(ls map-*.linux-x86_64.rock)
-unzip -l "$rock" | grep -q " lib/map.so$" || { echo "rock: $rock has no lib/map.so" >&2; exit 1; }
-luarocks --lua-version=5.4 install "./$rock" --tree "$tmp/binary" >"$tmp/install.log" 2>&1 ||
-  { cat "$tmp/install.log" >&2; exit 1; }
-check_tree "$tmp/binary" lua5.4 5.4
-echo "rock: $rock installed offline"
+grep -q "map needs Lua 5.4 or LuaJIT; .*lua5.1 is neither" "$tmp/plain.log" || { cat "$tmp/plain.log" >&2; fail "plain Lua 5.1: no message"; }
+echo "rock: plain Lua 5.1 is refused: $(grep -m 1 "map needs" "$tmp/plain.log")"

@@ -2,8 +2,8 @@
 
 #![allow(dead_code)]
 
-use map::args::Arg;
 use map::grid::Grid;
+use map::input::Arg;
 use map::level::{generate, Params};
 use map::rng::Rng;
 

@@ -4,7 +4,8 @@
 
 #![allow(dead_code)]
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 use map::grid::{byte_set, FLOOR};
 use map::grid::{ByteSet, Grid, Pos, Rect, GOLD, PLAYER, POTION, STAIRS, WALL};
@@ -64,9 +65,48 @@ pub fn cost_of(g: &Grid, walk: &Walk, p: Pos) -> u64 {
     walk.cost.as_ref().map_or(1, |c| c[g.get(p) as usize])
 }
 
+/// The least value of each cell under `walk`: over the sources (a cell
+/// and its start value), the start value plus the cost of the cheapest
+/// walk from it by `legal` steps, written as a plain Dijkstra over a
+/// binary heap. A source counts even on a blocked cell (it is left, never
+/// entered). `None` where no walk leads.
+pub fn least_values(g: &Grid, walk: &Walk, sources: &[(Pos, i64)]) -> Vec<Option<i64>> {
+    let mut best: Vec<Option<i64>> = vec![None; g.cells().len()];
+    let mut heap = BinaryHeap::new();
+    for &(p, v) in sources {
+        let i = g.index(p);
+        if best[i].is_none_or(|b| v < b) {
+            best[i] = Some(v);
+            heap.push(Reverse((v, i)));
+        }
+    }
+    while let Some(Reverse((v, i))) = heap.pop() {
+        if best[i] != Some(v) {
+            continue;
+        }
+        let p = g.pos(i);
+        for q in around(g, p, walk.diagonal) {
+            if !legal(g, walk, p, q, None) {
+                continue;
+            }
+            let (j, next) = (g.index(q), v + cost_of(g, walk, q) as i64);
+            if best[j].is_none_or(|b| next < b) {
+                best[j] = Some(next);
+                heap.push(Reverse((next, j)));
+            }
+        }
+    }
+    best
+}
+
 /// Breadth-first walking distances from `start`, 4 neighbours, into any
 /// cell but `#`: the walk of a generated level. `None` where none leads.
 pub fn walk_distances(g: &Grid, start: Pos) -> Vec<Option<u32>> {
+    walk_distances_by(g, start, &[WALL])
+}
+
+/// `walk_distances` through every cell but those of `blocked`.
+pub fn walk_distances_by(g: &Grid, start: Pos, blocked: &[u8]) -> Vec<Option<u32>> {
     let mut dist = vec![None; g.cells().len()];
     dist[g.index(start)] = Some(0);
     let mut queue = VecDeque::from([start]);
@@ -74,7 +114,7 @@ pub fn walk_distances(g: &Grid, start: Pos) -> Vec<Option<u32>> {
         let next = dist[g.index(p)].map(|d| d + 1);
         for q in around(g, p, false) {
             let j = g.index(q);
-            if dist[j].is_none() && g.get(q) != WALL {
+            if dist[j].is_none() && !blocked.contains(&g.get(q)) {
                 dist[j] = next;
                 queue.push_back(q);
             }

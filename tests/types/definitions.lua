@@ -1,9 +1,11 @@
 -- Reads a LuaCATS definition file (types/map.d.lua) into tables, and checks
 -- Lua values against the types it declares, for spec/types_spec.lua. It
--- knows the annotations the file uses: @class (with one parent), @field
--- (`[integer]` too), @alias, @param, @return, @overload, and types made of
--- names, string and boolean literals, `T[]`, `T?`, `A|B`, `(T)`,
--- `table<K, V>` and `fun(...)`.
+-- knows the annotations the file uses: @class (with one parent, `(exact)`
+-- or not), @field (`[integer]` too), @alias, @param, @return, @overload,
+-- and types made of names, string, boolean and integer literals, `T[]`,
+-- `T?`, `A|B`, `A & B`, `(T)`, `table<K, V>`, `keyof C` and `fun(...)`. A
+-- class followed by `local Name = {}` is a native object's (a userdata):
+-- its methods are the `function Name:m(...)` declarations after it.
 local M = {}
 
 -- Calls visit(i, c) for each character c of `text` outside brackets and
@@ -64,16 +66,20 @@ local function parse_fun(text)
 end
 
 -- The definitions: { classes = {name = {parent=, fields = {list of {name=,
--- type=, optional=, doc=}}, index = type of [integer]}}, aliases = {name =
+-- type=, optional=, doc=}}, index = type of [integer], methods = {name =
+-- function}, method_order = {names} (a native object's)}}, aliases = {name =
 -- type}, functions = {name = {params=, returns=, overloads=}}, order = {names} }.
+-- A method's params leave out self; its overloads' params keep it, as written.
 function M.read(text)
   local defs = { classes = {}, aliases = {}, functions = {}, function_order = {} }
+  local objects = {} -- local name -> the class of a native object
   local class, pending = nil, { params = {}, returns = {}, overloads = {} }
   for line in (text .. "\n"):gmatch("([^\n]*)\n") do
     local tag, rest = line:match("^%-%-%-@(%w+)%s+(.*)$")
     if tag == "class" then
-      local name, parent = rest:match("^([%w_.]+)%s*:?%s*([%w_.]*)")
-      class = { name = name, parent = parent ~= "" and parent or nil, fields = {} }
+      local exact = rest:match("^%(exact%)%s+") ~= nil
+      local name, parent = rest:gsub("^%(exact%)%s+", ""):match("^([%w_.]+)%s*:?%s*([%w_.]*)")
+      class = { name = name, parent = parent ~= "" and parent or nil, fields = {}, exact = exact }
       defs.classes[name] = class
     elseif tag == "field" and class then
       local index_type = rest:match("^%[integer%]%s+(.*)$")
@@ -86,7 +92,7 @@ function M.read(text)
       end
     elseif tag == "alias" then
       local name, after = rest:match("^([%w_.]+)%s+(.*)$")
-      defs.aliases[name] = (split_type(after))
+      defs.aliases[name] = after
     elseif tag == "param" then
       local name, optional, after = rest:match("^([%w_]+)(%??)%s+(.*)$")
       local type = split_type(after)
@@ -96,11 +102,22 @@ function M.read(text)
     elseif tag == "overload" then
       pending.overloads[#pending.overloads + 1] = parse_fun(rest)
     elseif not line:match("^%-%-%-") then
+      local object = line:match("^local ([%w_]+) = {}$")
+      if object and class then
+        objects[object] = class
+        class.methods, class.method_order = {}, {}
+      end
       class = nil
       local name = line:match("^function map%.([%w_]+)%(")
       if name then
         defs.functions[name] = pending
         defs.function_order[#defs.function_order + 1] = name
+      end
+      local owner, method = line:match("^function ([%w_]+):([%w_]+)%(")
+      if owner then
+        local of = assert(objects[owner], "a method of " .. owner .. ", which follows no class")
+        of.methods[method] = pending
+        of.method_order[#of.method_order + 1] = method
       end
       if line ~= "" then pending = { params = {}, returns = {}, overloads = {} } end
     end
@@ -129,6 +146,14 @@ end
 function M.check(defs, value, type, seen, where, loose)
   where = where or "value"
   local alternatives = split_top(type, "|")
+  local parts = split_top(type, "&")
+  if #alternatives == 1 and #parts > 1 then
+    for _, part in ipairs(parts) do
+      local ok, problem = M.check(defs, value, part, seen, where, loose)
+      if not ok then return false, problem end
+    end
+    return true
+  end
   if #alternatives > 1 then
     local problems = {}
     for _, alternative in ipairs(alternatives) do
@@ -153,6 +178,8 @@ function M.check(defs, value, type, seen, where, loose)
       if _G.type(k) ~= "string" then n = n + 1 end
     end
     if n ~= #value then return fail("an array with holes") end
+    -- An argument of fields only (generate's options) is not an array (map.level's forms).
+    if loose and n == 0 and next(value) ~= nil then return fail("an array, not a table of fields") end
     for i, item in ipairs(value) do
       local ok, problem = M.check(defs, item, type:sub(1, -3), seen, where .. "[" .. i .. "]", loose)
       if not ok then return false, problem end
@@ -162,6 +189,12 @@ function M.check(defs, value, type, seen, where, loose)
     return is(value == type:sub(2, -2), type)
   elseif type == "true" or type == "false" then
     return is(value == (type == "true"), type)
+  elseif type:match("^%-?%d+$") then
+    return is(value == tonumber(type), type)
+  elseif type:match("^keyof ") then
+    local names = {}
+    for _, field in ipairs(M.fields(defs, type:sub(7))) do names[field.name] = true end
+    return is(names[value] == true, "a field name of " .. type:sub(7))
   elseif type == "nil" then
     return is(value == nil, "nil")
   elseif type == "integer" then
@@ -189,7 +222,15 @@ function M.check(defs, value, type, seen, where, loose)
   error("tests/types/definitions.lua: unknown type " .. type)
 end
 
+-- The class that declares the methods of `name` (itself or a parent), if any.
+local function object_class(defs, name)
+  local class = defs.classes[name]
+  if class.method_order then return class end
+  return class.parent and object_class(defs, class.parent)
+end
+
 function M.check_class(defs, value, name, seen, where, loose)
+  if object_class(defs, name) then return M.check_object(defs, value, name, seen, where) end
   if type(value) ~= "table" then return false, ("%s: a %s table, got %s"):format(where, name, tostring(value)) end
   seen[name] = seen[name] or {}
   local declared = {}
@@ -210,6 +251,30 @@ function M.check_class(defs, value, name, seen, where, loose)
     elseif type(k) ~= "string" then
       if not index then return false, ("%s: key %s, which %s does not declare"):format(where, tostring(k), name) end
       local ok, problem = M.check(defs, v, index, seen, where .. "[" .. tostring(k) .. "]", loose)
+      if not ok then return false, problem end
+    end
+  end
+  return true
+end
+
+-- A native object: a userdata with every declared method, and the fields
+-- its class declares (read through its __index), of their types.
+function M.check_object(defs, value, name, seen, where)
+  if type(value) ~= "userdata" then
+    return false, ("%s: a %s (userdata), got %s"):format(where, name, tostring(value))
+  end
+  for _, method in ipairs(object_class(defs, name).method_order) do
+    if type(value[method]) ~= "function" then
+      return false, ("%s: a %s has the method %s, got %s"):format(where, name, method, tostring(value[method]))
+    end
+  end
+  seen[name] = seen[name] or {}
+  for _, field in ipairs(M.fields(defs, name)) do
+    local v = value[field.name]
+    if v == nil and not field.optional then return false, ("%s: no field %s (%s)"):format(where, field.name, name) end
+    if v ~= nil then
+      seen[name][field.name] = true
+      local ok, problem = M.check(defs, v, field.type, seen, where .. "." .. field.name)
       if not ok then return false, problem end
     end
   end

@@ -5,6 +5,11 @@
 
 use std::fmt;
 
+/// What an internal error's message carries after the function's name: a
+/// bug in the module, not in the arguments. Exported as `map.INTERNAL_ERROR`
+/// so that the CLI and the server find it without copying the text.
+pub const INTERNAL_ERROR: &str = "internal error (please report)";
+
 /// The most cells one map may have: a 2000x2000 map fits, and the Lua table
 /// for it (about 64 MiB on Lua 5.4) stays far from exhausting a host.
 pub const MAX_CELLS: usize = 4_000_000;

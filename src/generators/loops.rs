@@ -1,15 +1,15 @@
 //! Loops: extra corridors between rooms that are near each other but not
-//! linked (`exits.rs`), so that a level of rooms is not a tree.
+//! linked (`touches.rs`), so that a level of rooms is not a tree.
 
-use super::exits::Touches;
-use crate::generators::shared::Corridors;
-use crate::generators::{Default, Kind, OptionSpec};
+use super::shared::Corridors;
+use super::touches::Touches;
+use super::{Default, Kind, OptionSpec};
 use crate::grid::{Grid, Rect};
 use crate::rng::Rng;
 
 /// The option, for the generators with rooms to declare; they call `add`
 /// once their rooms and corridors are carved, before they choose `>`.
-pub const OPTION: OptionSpec = OptionSpec {
+pub const LOOPS: OptionSpec = OptionSpec {
     name: "loops",
     kind: Kind::Int {
         min: 0,

@@ -1,0 +1,370 @@
+-- map.level on Lua 5.4 and LuaJIT (see .busted): a level in native memory
+-- and its fields give what the table functions give on the same map, with
+-- the same options and messages (`map.<fn>` read as `level:<fn>`); the
+-- level's own methods (get, set, things, occupancy, save) round-trip.
+-- Bad arguments and the finalizer storm: hostile_spec.lua.
+local map = require "map"
+local support = require "spec.support"
+
+local fmt = string.format
+
+-- Every cell of two tables of rows equal (rows 1..#b, cells 1..#b[1]).
+local function same_rows(a, b, what)
+  assert.are.equal(#b, #a, what .. ": rows")
+  for y = 1, #b do
+    for x = 1, #b[1] do
+      if a[y][x] ~= b[y][x] then
+        error(fmt("%s: cell (%d,%d) is %s, the table function's %s", what, x, y, tostring(a[y][x]),
+          tostring(b[y][x])), 2)
+      end
+    end
+  end
+end
+
+-- The levels the comparisons run on: every algorithm at two sizes, and
+-- (each_level) the toolkit specs' levels, some with doors.
+local function each_map(f)
+  for _, algorithm in ipairs(map.ALGORITHMS) do
+    for seed = 1, 3 do
+      local size = seed == 3 and { 23, 11 } or { 50, 30 }
+      local m = map.generate { width = size[1], height = size[2], seed = seed, algorithm = algorithm }
+      f(m, fmt("%s %dx%d seed %d", algorithm, size[1], size[2], seed), support.generator(seed))
+    end
+  end
+  local n = 0
+  support.each_level(function(m, name, rand)
+    n = n + 1
+    if n % 6 == 0 then f(m, name, rand) end
+  end)
+end
+
+-- A cell of m that is not a wall, drawn with rand.
+local function open_cell(m, rand)
+  local cells = support.cells_not_in(m, "#")
+  local c = cells[rand(#cells)]
+  return { x = c[1], y = c[2] }
+end
+
+-- Calls fn(m, ...) and lvl:fn(...) and returns both results (packed), or
+-- both errors with the prefix of the table function's message read as the
+-- method's.
+local function pack(...) return { n = select("#", ...), ... } end
+
+local function both(m, lvl, fn, ...)
+  local a, b = pack(pcall(map[fn], m, ...)), pack(pcall(lvl[fn], lvl, ...))
+  if not a[1] then a[2] = a[2]:gsub("^map%." .. fn .. ":", "level:" .. fn .. ":") end
+  return a, b
+end
+
+describe("a level's methods equal the table functions", function()
+  it("fov, distances and flee give fields whose tables and cells are the table functions'", function()
+    each_map(function(m, name, rand)
+      local lvl = map.level(m)
+      for _ = 1, 3 do
+        local p = open_cell(m, rand)
+        local radius = ({ nil, 0, 1, 5, 8, 100 })[rand(6)]
+        local opaque = ({ nil, { opaque = "#" }, { opaque = "#+" } })[rand(3)]
+        local f = lvl:fov(p, radius, opaque)
+        same_rows(f:table(), map.fov(m, p, radius, opaque), name .. " fov")
+        local options = ({ {}, { diagonal = true }, { max = rand(12) }, { cost = { ["."] = 1, ["+"] = 3 } },
+          { avoid = { open_cell(m, rand) }, diagonal = true }, { known = map.fov(m, p, 6) } })[rand(6)]
+        local sources = rand(2) == 1 and p or { p, open_cell(m, rand) }
+        local d, t = lvl:distances(sources, options), map.distances(m, sources, options)
+        same_rows(d:table(), t, name .. " distances " .. support.options_text(options))
+        for y = 1, #m, 3 do
+          for x = 1, #m[1], 2 do assert.are.equal(t[y][x], d:get(x, y)) end
+        end
+        local s = lvl:flee(sources, options)
+        local ft = map.flee(m, sources, options)
+        same_rows(s:table(), ft, name .. " flee")
+        -- From the distance field, its search not done again: the same map.
+        local rest = {}
+        for k, v in pairs(options) do if k ~= "max" then rest[k] = v end end
+        same_rows(lvl:flee(d, rest):table(), ft, name .. " flee from a field")
+        assert.are.same({ #m[1], #m }, { d.width, d.height })
+      end
+    end)
+  end)
+
+  it("path, step, explore, sample, visible, reachable and autotile return what the table functions return", function()
+    each_map(function(m, name, rand)
+      local lvl = map.level(m)
+      for _ = 1, 3 do
+        local a, b = open_cell(m, rand), open_cell(m, rand)
+        local o = ({ {}, { diagonal = true }, { max = rand(30) }, { cost = { ["."] = 2 } } })[rand(4)]
+        assert.are.same(both(m, lvl, "path", a, b, o))
+        local d = map.distances(m, b)
+        local dl = lvl:distances(b)
+        local so = ({ {}, { diagonal = true }, { avoid = { b } }, { known = map.fov(m, a, 5) } })[rand(4)]
+        assert.are.same({ map.step(m, d, a, so) }, { lvl:step(dl, a, so) }, name .. " step on a field")
+        assert.are.same({ map.step(m, d, a, so) }, { lvl:step(d, a, so) }, name .. " step on a table")
+        local known = map.fov(m, a, 6)
+        assert.are.same(both(m, lvl, "explore", known, a, { diagonal = rand(2) == 1 }))
+        local memory = lvl:field()
+        lvl:fov(a, 6, { into = memory })
+        assert.are.same({ map.explore(m, known, a) }, { lvl:explore(memory, a) }, name .. " explore on a memory")
+        assert.are.same(both(m, lvl, "sample", 3, { seed = rand(100), from = a, min = 2 }))
+        assert.are.same(both(m, lvl, "visible", a, b, { radius = rand(20) }))
+        assert.are.same(both(m, lvl, "reachable"))
+        assert.are.same(both(m, lvl, "autotile", { mode = ({ "blob", "8", "4" })[rand(3)] }))
+      end
+    end)
+  end)
+
+  it("gives the table functions' messages, named level:<fn>", function()
+    local m = map.generate { width = 30, height = 12, seed = 7 }
+    local lvl = map.level(m)
+    local d = map.distances(m, m.player)
+    local cases = {
+      { "fov", 0, 1 }, { "fov", m.player, -1 }, { "fov", m.player, 8, { opaque = 1 } },
+      { "distances", {} }, { "distances", m.player, { max = -1 } },
+      { "flee", m.player, { factor = 5 } }, { "path", m.player, 99, 1 }, { "step", d, 0, 0 },
+      { "explore", {}, m.player, { cost = 0 } }, { "sample", -1 },
+      { "visible", m.player, m.stairs, { radius = "x" } }, { "reachable", 1 }, { "autotile", { mode = "x" } },
+    }
+    for _, case in ipairs(cases) do
+      local a, b = both(m, lvl, (table.unpack or unpack)(case))
+      assert.is_false(b[1], case[1])
+      assert.are.same(a, b)
+    end
+    -- Where a level takes more, its message says so: a field for d, `occupied`.
+    assert.has_error(function() lvl:step(7, m.player) end,
+      "level:step: d must be a table of rows or a field, got number")
+    assert.has_error(function() lvl:distances(m.player, { colour = 1 }) end,
+      'level:distances: unknown option "colour" (options: avoid, blocked, cost, diagonal, known, max, occupied)')
+  end)
+end)
+
+describe("a level made by map.level{...}", function()
+  it("holds the terrain; its things laid back are generate_text's map, its table generate's", function()
+    for _, algorithm in ipairs(map.ALGORITHMS) do
+      for seed = 1, 4 do
+        local options = { width = 40, height = 20, seed = seed, algorithm = algorithm }
+        local lvl = map.level(options)
+        local m = map.generate(options)
+        assert.are.equal(map.generate_text(options), lvl:render())
+        assert.are.same(m, lvl:table())
+        assert.are.same({ map.reachable(m) }, { lvl:reachable() })
+        for _, key in ipairs({ "player", "stairs", "rooms", "items", "vaults", "placed", "seed", "algorithm" }) do
+          assert.are.same(m[key], lvl[key], key)
+        end
+        assert.are.same({ 40, 20, nil }, { lvl.width, lvl.height, lvl.up })
+        local things, last = lvl:things(), 0
+        for _, t in ipairs(things) do
+          assert.is_truthy(("@$!"):find(t.char, 1, true))
+          assert.are.equal(t.char, m[t.y][t.x])
+          assert.are.equal(".", lvl:get(t))
+          local at = (t.y - 1) * 40 + t.x
+          assert(at > last, "things in row order")
+          last = at
+        end
+        assert.are.equal(1 + #m.items, #things)
+      end
+    end
+  end)
+
+  it("moves out the option things (a vault's own creatures) and writes < under @ with arrive", function()
+    local vault = { rows = { ".....", ".#M#.", "....." }, count = 2 }
+    local options = { width = 60, height = 30, seed = 3, vaults = { vault }, arrive = { x = 10, y = 10 },
+      place = { { char = "k", count = 2 } }, things = "M" }
+    local lvl = map.level(options)
+    options.things = nil
+    assert.are.equal(map.generate_text(options), lvl:render())
+    local chars = {}
+    for _, t in ipairs(lvl:things()) do chars[t.char] = (chars[t.char] or 0) + 1 end
+    assert.are.same({ ["@"] = 1, k = 2, M = #lvl.vaults }, { ["@"] = chars["@"], k = chars.k, M = chars.M })
+    assert.are.equal("<", lvl:get(lvl.up))
+    assert.are.same(lvl.player, lvl.up)
+  end)
+
+  it("takes a table or text as it is, moving out only the characters of options.things", function()
+    local m = map.generate { width = 30, height = 12, seed = 2 }
+    local text = map.render(m)
+    for _, lvl in ipairs({ map.level(m), map.level(text), map.level(map.parse(text)) }) do
+      assert.are.equal(text, lvl:render())
+      assert.are.same({}, lvl:things())
+      assert.is_nil(lvl.player)
+      assert.are.equal("@", lvl:get(m.player))
+    end
+    local lvl = map.level(m, { things = "@$" })
+    assert.are.equal(text, lvl:render())
+    assert.are.equal(".", lvl:get(m.player))
+    assert.are.equal(1 + support.count_cells(m, "$"), #lvl:things())
+  end)
+end)
+
+-- A string as lines of 64 hexadecimal digits.
+local function hex(s)
+  local lines = {}
+  for i = 1, #s, 32 do
+    lines[#lines + 1] = s:sub(i, i + 31):gsub(".", function(c) return fmt("%02x", c:byte()) end)
+  end
+  return table.concat(lines, "\n")
+end
+
+-- Saved forms pinned across releases (new files only: golden files never
+-- change; MAP_WRITE_GOLDEN=1 writes a missing one).
+local GOLDEN = {
+  { file = "level-rooms-40x20-9.hex", make = function()
+    local lvl = map.level { width = 40, height = 20, seed = 9, vaults = { { rows = { "...", ".M.", "..." } } },
+      things = "M", arrive = { x = 5, y = 5 } }
+    lvl:occupy(lvl.stairs)
+    return lvl:save()
+  end },
+  { file = "field-cave-30x15-4.hex", make = function()
+    local lvl = map.level { width = 30, height = 15, seed = 4, algorithm = "cave" }
+    return lvl:distances(lvl.player, { max = 6 }):save() .. lvl:fov(lvl.player, 5):save()
+  end },
+}
+
+describe("a level's own methods", function()
+  it("get and set a cell in place, occupy and vacate it, and step by the step rule", function()
+    local lvl = map.level(support.from_text("#####\n#.+.#\n#...#\n#####"))
+    assert.are.same({ "+", "." }, { lvl:get(3, 2), lvl:get({ x = 2, y = 3 }) })
+    lvl:set(3, 2, "'")
+    assert.are.equal("'", lvl:get(3, 2))
+    assert.are.equal("#####\n#.'.#\n#...#\n#####", lvl:render())
+    assert.is_false(lvl:occupied(2, 2))
+    lvl:occupy(2, 2)
+    assert.is_true(lvl:occupied(2, 2))
+    assert.is_false(lvl:can_step(3, 3, -1, -1, { diagonal = true, occupied = true }))
+    assert.is_true(lvl:can_step(3, 3, -1, -1, { diagonal = true }))
+    assert.is_false(lvl:can_step(3, 3, -1, -1), "no diagonal steps by default")
+    assert.is_false(lvl:can_step(2, 3, -1, 0), "a wall")
+    assert.is_false(lvl:can_step(4, 3, -1, -1, { diagonal = true, blocked = "#'" }), "a corner")
+    lvl:vacate(2, 2)
+    assert.is_false(lvl:occupied(2, 2))
+    assert.has_error(function() lvl:can_step(2, 2, 0, 0) end, "level:can_step: dx and dy are both 0: a step must move")
+    assert.has_error(function() lvl:set(2, 2, "ab") end,
+      'level:set: ch must be a one-character string, got string "ab"')
+  end)
+
+  it("occupied = true closes occupied cells as avoid does", function()
+    each_map(function(m, name, rand)
+      local lvl = map.level(m)
+      local others = {}
+      for i = 1, 4 do
+        others[i] = open_cell(m, rand)
+        lvl:occupy(others[i])
+      end
+      local p = open_cell(m, rand)
+      local d = lvl:distances(p, { occupied = true })
+      same_rows(d:table(), map.distances(m, p, { avoid = others }), name .. " distances")
+      assert.are.same({ map.path(m, p, m.stairs, { avoid = others }) },
+        { lvl:path(p, m.stairs, { occupied = true }) }, name .. " path")
+      assert.are.same({ map.step(m, d:table(), m.stairs, { avoid = others }) },
+        { lvl:step(d, m.stairs, { occupied = true }) }, name .. " step")
+      local free = 0
+      for _, c in ipairs(support.cells_not_in(m, "#")) do
+        if m[c[2]][c[1]] == "." and not lvl:occupied(c[1], c[2]) then free = free + 1 end
+      end
+      local ok, err = pcall(lvl.sample, lvl, free + 1, { seed = 1, occupied = true })
+      assert(not ok and err:find("only " .. free .. " cell", 1, true), name .. ": " .. tostring(err))
+    end)
+  end)
+
+  it("steps moves each mover in order as step would, each seeing the moves before it", function()
+    each_map(function(m, name, rand)
+      local lvl = map.level(m)
+      local d = lvl:distances(m.stairs, { diagonal = true })
+      local movers, expected = {}, {}
+      while #movers < 8 do
+        local c = open_cell(m, rand)
+        if not lvl:occupied(c) then
+          movers[#movers + 1], expected[#movers + 1] = { x = c.x, y = c.y }, { x = c.x, y = c.y }
+          lvl:occupy(c)
+        end
+      end
+      local moved = 0
+      for i, e in ipairs(expected) do
+        local others = {}
+        for j, o in ipairs(expected) do if j ~= i then others[#others + 1] = o end end
+        local x, y = map.step(m, d:table(), e, { diagonal = true, avoid = others })
+        if x then e.x, e.y, moved = x, y, moved + 1 end
+      end
+      assert.are.equal(moved, lvl:steps(d, movers, { diagonal = true, occupied = true }), name)
+      assert.are.same(expected, movers, name)
+      for _, e in ipairs(expected) do assert.is_true(lvl:occupied(e), name) end
+    end)
+  end)
+
+  it("marks a field of view into a memory and counts the cells seen", function()
+    local m = map.generate { width = 60, height = 30, seed = 5, algorithm = "cave" }
+    local lvl = map.level(m)
+    local memory, union = map.field(60, 30), {}
+    for y = 1, 30 do union[y] = {} end
+    local route = map.path(m, m.player, m.stairs)
+    for i = 1, #route, 5 do
+      local seen, n = map.fov(m, route[i], 7), 0
+      for y, row in pairs(seen) do
+        for x in pairs(row) do union[y][x], n = true, n + 1 end
+      end
+      assert.are.equal(n, lvl:fov(route[i], 7, { into = memory }))
+    end
+    same_rows(memory:table(), union, "memory")
+    assert.has_error(function() lvl:fov(m.player, 7, { into = map.field(5, 5) }) end,
+      "level:fov: into is a memory of 5x5, the level is 60x30")
+    assert.has_error(function() lvl:fov(m.player, 7, { into = lvl:fov(m.player, 3) }) end,
+      "level:fov: into must be a memory (map.field or level:field()), got a field of 7x7")
+    assert.has_error(function() lvl:fov(m.player, 7, { into = lvl:distances(m.player) }) end,
+      "level:fov: into must be a memory (map.field or level:field()), got a field of values")
+  end)
+
+  it("saves a level and its fields and loads them back equal, on either interpreter", function()
+    local lvl = map.level { width = 40, height = 20, seed = 9, vaults = { { rows = { "...", ".M.", "..." } } },
+      things = "M" }
+    lvl:occupy(lvl.stairs)
+    lvl:set(1, 1, "~")
+    local saved = lvl:save()
+    local back = map.load(saved)
+    assert.are.equal(saved, back:save())
+    assert.are.same(lvl:table(), back:table())
+    assert.are.same(lvl:things(), back:things())
+    assert.is_true(back:occupied(lvl.stairs))
+    for _, f in ipairs({ lvl:distances(lvl.player), lvl:flee(lvl.player, { max = 5 }), lvl:fov(lvl.player, 4),
+      lvl:field() }) do
+      local g = map.load(f:save())
+      assert.are.same(f:table(), g:table())
+      assert.are.equal(f:save(), g:save())
+    end
+  end)
+
+  it("saves the bytes pinned in spec/golden_native/, on both interpreters", function()
+    for _, case in ipairs(GOLDEN) do
+      local path = "spec/golden_native/" .. case.file
+      local bytes = hex(case.make())
+      if os.getenv("MAP_WRITE_GOLDEN") then
+        local f = io.open(path, "rb")
+        if not f then
+          f = assert(io.open(path, "wb"))
+          f:write(bytes, "\n")
+        end
+        f:close()
+      end
+      assert.are.equal(support.read_file(path), bytes .. "\n", path)
+    end
+  end)
+
+  it("refuses a damaged, truncated or foreign string with a message", function()
+    local saved = map.level { width = 20, height = 10, seed = 1 }:save()
+    assert.has_error(function() map.load(saved:sub(1, -2)) end, "map.load: truncated or corrupted saved string")
+    local flipped = saved:sub(1, 30) .. string.char((saved:byte(31) + 1) % 256) .. saved:sub(32)
+    assert.has_error(function() map.load(flipped) end, "map.load: saved string is corrupted (checksum mismatch)")
+    assert.has_error(function() map.load("hello") end,
+      "map.load: not a saved level or field (no MAPLEVEL or MAPFIELD header)")
+    assert.has_error(function() map.load(1) end, "map.load: s must be a string, got number")
+  end)
+
+  it("checks self: a field as a level, a level as a field, anything else", function()
+    local lvl = map.level { width = 20, height = 10, seed = 1 }
+    local f = lvl:distances(lvl.player)
+    assert.has_error(function() lvl.get(f, 1, 1) end, "level:get: self must be a level, got field")
+    assert.has_error(function() f.get(lvl, 1, 1) end, "field:get: self must be a field, got level")
+    assert.has_error(function() lvl.get({}, 1, 1) end, "level:get: self must be a level, got table")
+    assert.has_error(function() lvl.get(io.stdout, 1, 1) end, "level:get: self must be a level, got userdata")
+    assert.are.equal("map.level", getmetatable(lvl))
+    assert.are.equal("map.field", getmetatable(f))
+    assert.are.equal("map.level: 20x10", tostring(lvl))
+    assert.is_nil(lvl.no_such_field)
+  end)
+end)

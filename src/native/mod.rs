@@ -1,0 +1,382 @@
+//! A level in native memory (issue 24): the terrain as one byte a cell (a
+//! `Grid`), the things standing on it as a list in row order, and which
+//! cells are occupied as a bitset. No Lua here: the binding wraps it in a
+//! userdata, and the toolkit's methods will read `terrain()` and
+//! `occupancy()` directly, so a turn pays for its work, not for the map.
+//!
+//! Why its own folder and not `toolkit/`: the toolkit is functions of a
+//! grid; this is state a game keeps between calls, with its save format
+//! (`save.rs`), and it calls both the pipeline (`level`) and the toolkit.
+
+pub mod field;
+pub mod save;
+
+use crate::grid::{ByteSet, Grid, Pos, FLOOR, PLAYER};
+use crate::level::Level;
+
+/// Each byte of `chars` once, in the order of its first place: at most
+/// 256 bytes.
+pub fn distinct(chars: &[u8]) -> Vec<u8> {
+    let mut seen = [false; 256];
+    let mut out = Vec::new();
+    for &c in chars {
+        if !std::mem::replace(&mut seen[c as usize], true) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Left under a thing moved out at `up`: the up staircase `arrive` makes.
+pub const UP: u8 = b'<';
+
+/// A character standing on a cell, apart from the terrain under it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thing {
+    pub char: u8,
+    /// The cell's row-major index (`MAX_CELLS` fits in 32 bits).
+    pub index: u32,
+}
+
+/// One bit a cell: 1/8 byte, so that a 4,000,000-cell level stays within
+/// its 2 bytes a cell with the terrain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bits {
+    words: Vec<u64>,
+}
+
+impl Bits {
+    pub fn new(cells: usize) -> Bits {
+        Bits {
+            words: vec![0; cells.div_ceil(64)],
+        }
+    }
+
+    /// The bits of `flags`, in order.
+    pub fn from_flags(flags: &[bool]) -> Bits {
+        // Eight flags (bytes 0 or 1) gathered into a byte by one multiply:
+        // byte i lands on bit 56 + i, and no two products share a bit.
+        let byte = |eight: &[bool]| {
+            let mut b = [0u8; 8];
+            b.iter_mut().zip(eight).for_each(|(b, &f)| *b = u8::from(f));
+            (u64::from_le_bytes(b).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+        };
+        let word = |chunk: &[bool]| {
+            let mut w = [0u8; 8];
+            w.iter_mut()
+                .zip(chunk.chunks(8))
+                .for_each(|(w, c)| *w = byte(c));
+            u64::from_le_bytes(w)
+        };
+        Bits {
+            words: flags.chunks(64).map(word).collect(),
+        }
+    }
+
+    pub fn get(&self, i: usize) -> bool {
+        self.words[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    pub fn set(&mut self, i: usize, on: bool) {
+        let bit = 1u64 << (i % 64);
+        if on {
+            self.words[i / 64] |= bit;
+        } else {
+            self.words[i / 64] &= !bit;
+        }
+    }
+
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// The words, for LuaJIT's FFI (they never move).
+    pub fn words_ptr(&mut self) -> *mut u64 {
+        self.words.as_mut_ptr()
+    }
+}
+
+/// A level kept natively: terrain, things, occupancy and, for a generated
+/// one, `generate`'s metadata (a `Level` whose grid is empty: the terrain
+/// is here, the things laid over it on demand).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NativeLevel {
+    terrain: Grid,
+    things: Vec<Thing>,
+    occupied: Bits,
+    meta: Option<Box<Level>>,
+    /// The characters that block walking on it, where not `#` alone: a
+    /// table's `blocked`, or its generator's (the overworld's `#~^`); each
+    /// character once, in the order given.
+    blocked: Option<Vec<u8>>,
+}
+
+impl NativeLevel {
+    /// `grid` as it is, no things: `map.level(m)`.
+    pub fn from_grid(grid: Grid) -> NativeLevel {
+        let occupied = Bits::new(grid.cells().len());
+        NativeLevel {
+            terrain: grid,
+            things: Vec::new(),
+            occupied,
+            meta: None,
+            blocked: None,
+        }
+    }
+
+    /// The same level, walking blocked by `chars` (`None`: by `#`).
+    pub fn with_blocked(mut self, chars: Option<&[u8]>) -> NativeLevel {
+        self.blocked = chars.map(distinct);
+        self
+    }
+
+    /// The characters that block walking on it, where not `#` alone.
+    pub fn blocked(&self) -> Option<&[u8]> {
+        self.blocked.as_deref()
+    }
+
+    /// `grid` with the characters of `things` moved out, floor left under
+    /// each (`map.level(m, {things = ...})`).
+    pub fn with_things(grid: Grid, things: &ByteSet) -> NativeLevel {
+        let mut level = NativeLevel::from_grid(grid);
+        level.things = level.split(things, None);
+        level
+    }
+
+    /// A generated level, split: the things are `@`, `$`, `!`, every
+    /// `place` character and `extra` (the option `things`); the cell under
+    /// each is floor, or `<` at `up` (`arrive`).
+    pub fn from_level(mut level: Level, extra: &ByteSet) -> NativeLevel {
+        let mut chars = *extra;
+        for c in [PLAYER, b'$', b'!'] {
+            chars[c as usize] = true;
+        }
+        level
+            .placed
+            .iter()
+            .for_each(|p| chars[p.char as usize] = true);
+        let grid = std::mem::replace(&mut level.grid, Grid::new(0, 0, FLOOR));
+        let mut native = NativeLevel::from_grid(grid);
+        native.things = native.split(&chars, level.up);
+        native.blocked = level.blocked().map(|b| b.as_bytes().to_vec());
+        native.meta = Some(Box::new(level));
+        native
+    }
+
+    /// Moves every cell of `chars` out into things, in row order.
+    fn split(&mut self, chars: &ByteSet, up: Option<Pos>) -> Vec<Thing> {
+        let up = up.map(|p| self.terrain.index(p));
+        // Counted first: a list grown by doubling would peak at twice its size.
+        let count = self
+            .terrain
+            .cells()
+            .iter()
+            .filter(|&&c| chars[c as usize])
+            .count();
+        let mut things = Vec::with_capacity(count);
+        for i in 0..self.terrain.cells().len() {
+            let c = self.terrain.cells()[i];
+            if chars[c as usize] {
+                things.push(Thing {
+                    char: c,
+                    index: i as u32,
+                });
+                let under = if up == Some(i) { UP } else { FLOOR };
+                self.terrain.set_at(i, under);
+            }
+        }
+        things
+    }
+
+    pub fn width(&self) -> usize {
+        self.terrain.width()
+    }
+
+    pub fn height(&self) -> usize {
+        self.terrain.height()
+    }
+
+    pub fn terrain(&self) -> &Grid {
+        &self.terrain
+    }
+
+    pub fn things(&self) -> &[Thing] {
+        &self.things
+    }
+
+    pub fn occupancy(&self) -> &Bits {
+        &self.occupied
+    }
+
+    /// The terrain's cells and the occupancy's words, in place, for
+    /// LuaJIT's FFI: both keep their address for the level's life.
+    pub fn raw_parts(&mut self) -> (*mut u8, *mut u64) {
+        (self.terrain.cells_ptr(), self.occupied.words_ptr())
+    }
+
+    /// `generate`'s metadata, for a generated level.
+    pub fn meta(&self) -> Option<&Level> {
+        self.meta.as_deref()
+    }
+
+    /// The cell at `p`, which must be inside (the binding checks).
+    pub fn get(&self, p: Pos) -> u8 {
+        self.terrain.get(p)
+    }
+
+    pub fn set(&mut self, p: Pos, c: u8) {
+        self.terrain.set(p, c);
+    }
+
+    pub fn occupied(&self, p: Pos) -> bool {
+        self.occupied.get(self.terrain.index(p))
+    }
+
+    pub fn occupy(&mut self, p: Pos, on: bool) {
+        let i = self.terrain.index(p);
+        self.occupied.set(i, on);
+    }
+
+    pub fn thing_pos(&self, t: Thing) -> Pos {
+        self.terrain.pos(t.index as usize)
+    }
+
+    /// The things laid back over the terrain: the map `generate_text` draws.
+    pub fn laid(&self) -> Grid {
+        let mut grid = self.terrain.clone();
+        self.things
+            .iter()
+            .for_each(|t| grid.set_at(t.index as usize, t.char));
+        grid
+    }
+
+    /// The table `generate` would return (`None`: not generated, rows only).
+    pub fn table(&self) -> Option<Level> {
+        self.meta.as_ref().map(|meta| Level {
+            grid: self.laid(),
+            ..(**meta).clone()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::byte_set;
+    use crate::input::Arg;
+    use crate::level::{generate, generate_grid, Params};
+
+    fn params(algorithm: &str, seed: i64) -> Params<'_> {
+        Params::new(Arg::Int(60), Arg::Int(30), Arg::Int(seed))
+            .with(b"algorithm", Arg::Str(algorithm.as_bytes()))
+    }
+
+    #[test]
+    fn laying_the_things_back_gives_the_generated_map() {
+        for g in crate::generators::LIST {
+            for seed in 1..20 {
+                let p = params(g.name, seed);
+                let level = generate(&p).unwrap();
+                let native = NativeLevel::from_level(level.clone(), &byte_set(b""));
+                assert_eq!(
+                    native.laid(),
+                    generate_grid(&p).unwrap(),
+                    "{} {seed}",
+                    g.name
+                );
+                assert_eq!(native.table().unwrap(), level);
+                let chars = native.things().iter().map(|t| t.char);
+                assert!(chars.clone().all(|c| b"@$!".contains(&c)));
+                assert_eq!(chars.filter(|&c| c == PLAYER).count(), 1);
+                assert!(!native.terrain().cells().contains(&PLAYER));
+            }
+        }
+    }
+
+    /// Vaults holding their own creature `M` (the option `things`), `place`
+    /// and `arrive` on every algorithm: the things laid back are the
+    /// generated map, `<` is under `@`, and the level saves and loads back.
+    #[test]
+    fn designed_levels_split_and_lay_back() {
+        use crate::level::place::Placement;
+        use crate::level::vaults::Template;
+        let rows: [&[u8]; 3] = [b".....", b".#M#.", b"....."];
+        let vault = Template::new(1, &rows, Arg::Int(2), Arg::Bool(true), Arg::Bool(false));
+        let mut vaults_placed = 0;
+        for g in crate::generators::LIST.iter().filter(|g| g.carves_rock()) {
+            let mut p = Params::new(Arg::Int(70), Arg::Int(40), Arg::Int(5))
+                .with(b"algorithm", Arg::Str(g.name.as_bytes()));
+            p.design.vaults = vec![vault.clone().unwrap()];
+            p.design.arrive = Some((20, 20));
+            p.design.place = vec![Placement {
+                char: b'k',
+                count: 3,
+                min: 0,
+                hidden: false,
+            }];
+            let level = generate(&p).unwrap();
+            let native = NativeLevel::from_level(level.clone(), &byte_set(b"M"));
+            assert_eq!(native.laid(), generate_grid(&p).unwrap(), "{}", g.name);
+            assert_eq!(native.table().unwrap(), level);
+            let up = level.up.unwrap();
+            assert_eq!(native.get(up), UP);
+            let chars: Vec<u8> = native.things().iter().map(|t| t.char).collect();
+            assert_eq!(
+                chars.iter().filter(|&&c| c == b'k').count(),
+                level.placed.len()
+            );
+            let in_vaults = level.vaults.len();
+            vaults_placed += in_vaults;
+            assert_eq!(
+                chars.iter().filter(|&&c| c == b'M').count(),
+                in_vaults,
+                "{}",
+                g.name
+            );
+            let bytes = save::save(&native);
+            assert_eq!(save::load(&bytes).unwrap(), native);
+        }
+        assert!(vaults_placed > 0, "no vault was placed: the test saw no M");
+    }
+
+    #[test]
+    fn bits_from_flags_keep_every_flag() {
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        for len in [0usize, 1, 7, 8, 9, 63, 64, 65, 200] {
+            let flags: Vec<bool> = (0..len)
+                .map(|_| {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    rng & 1 == 1
+                })
+                .collect();
+            let bits = Bits::from_flags(&flags);
+            assert_eq!(bits.words().len(), len.div_ceil(64));
+            assert!((0..len).all(|i| bits.get(i) == flags[i]), "{len}");
+        }
+    }
+
+    #[test]
+    fn get_set_and_occupancy_are_in_place() {
+        let mut n = NativeLevel::from_grid(Grid::from_rows(&["#.#", ".$."]));
+        let p = Pos { x: 2, y: 2 };
+        assert_eq!(n.get(p), b'$');
+        n.set(p, b'+');
+        assert_eq!(n.get(p), b'+');
+        assert!(!n.occupied(p));
+        n.occupy(p, true);
+        assert!(n.occupied(p) && !n.occupied(Pos { x: 1, y: 2 }));
+        n.occupy(p, false);
+        assert!(!n.occupied(p));
+        let t = NativeLevel::with_things(Grid::from_rows(&["#$#", "@.!"]), &byte_set(b"$!@"));
+        assert_eq!(t.terrain(), &Grid::from_rows(&["#.#", "..."]));
+        let at: Vec<_> = t
+            .things()
+            .iter()
+            .map(|&x| (x.char, t.thing_pos(x)))
+            .collect();
+        assert_eq!(at[0], (b'$', Pos { x: 2, y: 1 }));
+        assert_eq!(at[2], (b'!', Pos { x: 3, y: 2 }));
+    }
+}
