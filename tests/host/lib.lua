@@ -62,14 +62,6 @@ function M.aliased_map(width, height, cell)
   return m
 end
 
--- Grabs strings until Lua runs out of memory and keeps them, then frees a
--- reserve of `reserve` bytes (default 1 MiB) taken first, so that Lua has a
--- little room left to report what happens next. Returns the table holding
--- the strings and the bytes held. Chunks halve from 64 MiB to 64 bytes. The
--- strings differ (LuaJIT interns every string, even long ones). Passes
--- repeat, with a collection between them, until one grabs less than 1 MiB:
--- a collection gives back buffers (LuaJIT's string buffer keeps the size of
--- the largest string.rep until then).
 -- One call of every export on side x side maps: {name, function, arguments,
 -- what} for new_map, render, reachable, fov, distances and path on an open
 -- map, weighted distances and path on a one-cell-wide map of `many` cells
@@ -211,22 +203,28 @@ local function c_heap(reserve)
   return chunk, function() ffi.C.free(spare) end
 end
 
+-- Grabs values until Lua runs out of memory and keeps them, then frees a
+-- reserve of `reserve` bytes (default 1 MiB) taken first, so that Lua has a
+-- little room left to report what happens next. Returns the table holding
+-- the values and the bytes held. Chunks halve from 64 MiB to 64 bytes.
+-- Passes repeat, with a collection between them, until one grabs less than
+-- 1 MiB. The values are strings on Lua 5.4 (it interns short strings
+-- only, and these differ) and FFI byte arrays on LuaJIT: it interns every
+-- string, and a few hundred thousand of one length could meet in a hash
+-- chain, compared byte by byte at each new string; a byte array is neither
+-- interned nor traversed by the collector, and needs no string buffer.
 function M.fill_heap(reserve)
   reserve = reserve or 1024 * 1024
   local kept = {}
   for i = 1, MAX_KEPT do kept[i] = false end -- sized now: storing must not allocate
   kept.spare = string.rep("r", reserve)
   local c_chunk, free_c_spare = c_heap(reserve)
-  local function grab(i, size) return string.rep(string.format("%07x\n", i), size / 8 - 4) end
-  local n, bytes = fill(kept, 0, grab)
-  -- That last collection shrank LuaJIT's string buffer, which may free tens
-  -- of MiB: fill that with tables, which need no buffer.
-  local ok_new, new_table = pcall(require, "table.new")
-  if ok_new then
-    local more
-    n, more = fill(kept, n, function(_, chunk) return new_table(chunk / 8, 0) end)
-    bytes = bytes + more
+  local has_ffi, ffi = pcall(require, "ffi")
+  local function grab(i, size)
+    if has_ffi then return ffi.new("uint8_t[?]", size) end
+    return string.rep(string.format("%07x\n", i), size / 8 - 4)
   end
+  local n, bytes = fill(kept, 0, grab)
   if c_chunk then
     fill(kept, n, c_chunk)
     free_c_spare()

@@ -33,7 +33,7 @@ local after = t.settled_rss_kib() -- partial results are garbage by now
 held[1] = nil
 collectgarbage("collect")
 
-t.say(string.format("heap filled with %d MiB of strings; RSS over the calls %d -> %d KiB (%+d KiB)",
+t.say(string.format("heap filled with %d MiB; RSS over the calls %d -> %d KiB (%+d KiB)",
   math.floor(bytes / 1048576), before, after, after - before))
 for i, c in ipairs(cases) do
   local what = c[1] .. (c[4] and " " .. c[4] or "")
