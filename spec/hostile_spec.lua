@@ -662,41 +662,6 @@ describe("a finalizer storm", function()
   local PENDING, ROUNDS = 300, 20
   local inside = 0 -- calls inside which a finalizer ran
 
-  local function finalizable(fn)
-    if newproxy then -- LuaJIT: finalizers on userdata only
-      local p = newproxy(true)
-      getmetatable(p).__gc = fn
-      return p
-    end
-    return setmetatable({}, { __gc = fn })
-  end
-
-  -- On LuaJIT the compiler is off meanwhile: before luajit2 2.1-20230911
-  -- (Debian 12 has 2.1-20230119), an error raised by a finalizer is thrown
-  -- again from wherever the collector stepped, and from compiled code with
-  -- a wrong frame, which crashes LuaJIT itself with no module involved
-  -- (docs/hardening.md, "LuaJIT's own crashes").
-  local function eager_collector()
-    if jit then
-      jit.off()
-      jit.flush()
-      collectgarbage("setpause", 0)
-      collectgarbage("setstepmul", 100000)
-    else
-      collectgarbage("incremental", 1, 1000, 1)
-    end
-  end
-
-  local function usual_collector()
-    if jit then
-      jit.on()
-      collectgarbage("setpause", 200)
-      collectgarbage("setstepmul", 200)
-    else
-      collectgarbage("incremental", 200, 100, 13)
-    end
-  end
-
   -- What a call reads, made afresh each round.
   local function arguments()
     local m = from_text("....\n.#..\n....")
@@ -875,7 +840,7 @@ describe("a finalizer storm", function()
     for change_name, change in pairs(CHANGES) do
       it(name .. ": a finalizer that does " .. change_name, function()
         local errors = {}
-        eager_collector()
+        support.eager_collector()
         for _ = 1, ROUNDS do
           local a, armed = arguments(), false
           local function act()
@@ -888,7 +853,7 @@ describe("a finalizer storm", function()
           -- before the call: the eager collector then finishes a cycle and
           -- runs them at the next allocations, the call's own.
           collectgarbage("stop")
-          for _ = 1, PENDING do finalizable(act) end
+          for _ = 1, PENDING do support.finalizer(act) end
           armed = true
           collectgarbage("restart")
           local ok, err = pcall(call, a)
@@ -897,7 +862,7 @@ describe("a finalizer storm", function()
           armed = false
           if not ok then errors[#errors + 1] = err end
         end
-        usual_collector()
+        support.usual_collector()
         collectgarbage()
         for _, err in ipairs(errors) do
           assert.are.equal("string", type(err))

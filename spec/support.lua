@@ -20,6 +20,35 @@ function M.finalizer(later)
   return setmetatable({}, { __gc = later })
 end
 
+-- The collector at its most eager (a step at every allocation), so that
+-- finalizers made with the collector stopped run inside the next call. On
+-- LuaJIT the compiler is off meanwhile: before luajit2 2.1-20230911
+-- (Debian 12 has 2.1-20230119), an error raised by a finalizer is thrown
+-- again from wherever the collector stepped, and from compiled code with
+-- a wrong frame, which crashes LuaJIT itself with no module involved
+-- (docs/hardening.md, "LuaJIT's own crashes").
+function M.eager_collector()
+  if jit then
+    jit.off()
+    jit.flush()
+    collectgarbage("setpause", 0)
+    collectgarbage("setstepmul", 100000)
+  else
+    collectgarbage("incremental", 1, 1000, 1)
+  end
+end
+
+-- The collector (and LuaJIT's compiler) back to their defaults.
+function M.usual_collector()
+  if jit then
+    jit.on()
+    collectgarbage("setpause", 200)
+    collectgarbage("setstepmul", 200)
+  else
+    collectgarbage("incremental", 200, 100, 13)
+  end
+end
+
 function M.read_file(path)
   local f = assert(io.open(path, "rb"))
   local text = f:read("*a")
