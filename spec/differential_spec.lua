@@ -9,6 +9,7 @@
 -- `error` and the message, each value written in one canonical form.
 
 local map -- required only when run as a script
+local support = require "spec.support"
 
 local function pack(...) return { n = select("#", ...), ... } end
 
@@ -44,15 +45,7 @@ end
 
 -- The maps of the cases, made afresh for each call: name, maker.
 local function maps()
-  local function rows(text)
-    local m = {}
-    for line in (text .. "\n"):gmatch("([^\n]*)\n") do
-      local row = {}
-      for x = 1, #line do row[x] = line:sub(x, x) end
-      m[#m + 1] = row
-    end
-    return m
-  end
+  local rows = support.from_text
   local TEXT = "@..#\n.#..\n...>"
   -- A table that held `n` entries and keeps only the first `keep`: its
   -- capacity stays.
@@ -321,8 +314,6 @@ if arg and arg[1] == "cases" and arg[0]:match("differential_spec%.lua$") then
   io.write(run_cases())
   return
 end
-
-local support = require "spec.support"
 
 -- The cases' lines printed by `lua` with the module of `cpath`.
 local function lines_of(lua, cpath_var, cpath)
