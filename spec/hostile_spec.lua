@@ -1313,19 +1313,12 @@ describe("hostile levels and fields", function()
   end)
 
   it("refuses a level used from a finalizer after its own ran (resurrected), with a message", function()
-    local got
-    do
-      local holder = {}
-      local function later()
-        got = { pcall(holder.lvl.get, holder.lvl, 1, 1) }
-        got[3] = tostring(holder.lvl)
-      end
-      -- Made first, finalized last: the level's own finalizer has run.
-      holder.proxy = support.finalizer(later)
-      holder.lvl = map.level { width = 10, height = 10, seed = 1 }
-    end
-    collectgarbage()
-    collectgarbage()
+    local got = support.after_finalized(function() return map.level { width = 10, height = 10, seed = 1 } end,
+      function(freed)
+        local got = { pcall(freed.get, freed, 1, 1) }
+        got[3] = tostring(freed)
+        return got
+      end)
     assert.are.same({ false, "level:get: the level was freed by the collector (used from a finalizer)",
       "map.level: freed" }, got)
   end)
@@ -1477,22 +1470,19 @@ describe("hostile toolbox: map.rng, map.scheduler, map.names", function()
   end)
 
   it("refuses a source, scheduler or generator used from a finalizer after its own ran", function()
-    local got = {}
-    do
-      local holder = {}
-      local function later()
-        got[1] = select(2, pcall(holder.r.random, holder.r))
-        got[2] = select(2, pcall(holder.s.next, holder.s))
-        got[3] = select(2, pcall(holder.g.name, holder.g, 1))
-        got[4] = select(2, pcall(map.generate, { width = 20, height = 10, rng = holder.r }))
-        got[5] = tostring(holder.r) .. ", " .. tostring(holder.s) .. ", " .. tostring(holder.g)
-      end
-      holder.proxy = support.finalizer(later)
-      holder.r, holder.s = map.rng(1), map.scheduler()
-      holder.g = map.names({ "Aerandir", "Amroth", "Aranwe", "Beleg", "Celeborn", "Cirdan", "Daeron" })
+    local function make()
+      return { r = map.rng(1), s = map.scheduler(),
+        g = map.names({ "Aerandir", "Amroth", "Aranwe", "Beleg", "Celeborn", "Cirdan", "Daeron" }) }
     end
-    collectgarbage()
-    collectgarbage()
+    local got = support.after_finalized(make, function(freed)
+      return {
+        select(2, pcall(freed.r.random, freed.r)),
+        select(2, pcall(freed.s.next, freed.s)),
+        select(2, pcall(freed.g.name, freed.g, 1)),
+        select(2, pcall(map.generate, { width = 20, height = 10, rng = freed.r })),
+        tostring(freed.r) .. ", " .. tostring(freed.s) .. ", " .. tostring(freed.g),
+      }
+    end)
     assert.are.same({ "rng:random: the rng was freed by the collector (used from a finalizer)",
       "scheduler:next: the scheduler was freed by the collector (used from a finalizer)",
       "names:name: the names generator was freed by the collector (used from a finalizer)",

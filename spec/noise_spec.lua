@@ -175,20 +175,17 @@ describe("map.noise", function()
   end)
 
   it("used from a finalizer after its own ran (resurrected), is an error with a message", function()
-    local got
-    do
-      local holder = {}
-      local function later()
-        got = { pcall(holder.noise.get, holder.noise, 1, 1) }
-        got[3] = tostring(holder.noise)
-        got[4] = select(2, pcall(holder.noise.grid, holder.noise, 2, 2))
-      end
-      holder.proxy = support.finalizer(later)
-      holder.noise = map.noise { seed = 1 }
-      holder.noise:get(1, 1) -- LuaJIT: its block is known to the FFI route
+    local function make()
+      local noise = map.noise { seed = 1 }
+      noise:get(1, 1) -- LuaJIT: its block is known to the FFI route
+      return noise
     end
-    collectgarbage()
-    collectgarbage()
+    local got = support.after_finalized(make, function(freed)
+      local got = { pcall(freed.get, freed, 1, 1) }
+      got[3] = tostring(freed)
+      got[4] = select(2, pcall(freed.grid, freed, 2, 2))
+      return got
+    end)
     assert.are.same({ false, "noise:get: the noise was freed by the collector (used from a finalizer)",
       "map.noise: freed", "noise:grid: the noise was freed by the collector (used from a finalizer)" }, got)
   end)

@@ -20,6 +20,23 @@ function M.finalizer(later)
   return setmetatable({}, { __gc = later })
 end
 
+-- What `use(made)` returns when a finalizer calls it after the natives in
+-- `made = make()` were finalized (resurrected: their own finalizers have
+-- run). The finalizer's value is made first, so it is finalized last; both
+-- are made in a frame of their own, gone before the collections.
+function M.after_finalized(make, use)
+  local got
+  local function arm()
+    local made
+    M.finalizer(function() got = use(made) end)
+    made = make()
+  end
+  arm()
+  collectgarbage()
+  collectgarbage()
+  return got
+end
+
 -- The collector at its most eager (a step at every allocation), so that
 -- finalizers made with the collector stopped run inside the next call. On
 -- LuaJIT the compiler is off meanwhile: before luajit2 2.1-20230911
