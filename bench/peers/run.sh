@@ -59,26 +59,11 @@ run_prog() { # run_prog PROG BUDGET: one program's output on stdout
 # lua54: lua5.4 as it starts (generational collector); lua54inc: the same
 # with collectgarbage("incremental") first, the C API's default.
 PROGS=(c lua54 lua54inc luajit)
-rm -f "$WORK"/round-*.out "$WORK"/counts-*.out
-for ((r = 1; r <= ROUNDS; r++)); do
-  for ((k = 0; k < ${#PROGS[@]}; k++)); do
-    p=${PROGS[$(((r - 1 + k) % ${#PROGS[@]}))]}
-    out="$WORK/round-$r-$p.out"
-    echo "load $(cut -d' ' -f1-3 /proc/loadavg)" >"$out"
-    run_prog "$p" "$BUDGET" >>"$out"
-    echo "load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out"
-    echo "round $r: $p done" >&2
-  done
-done
+rm -f "$WORK"/counts-*.out
+rounds "${PROGS[@]}"
 for p in "${PROGS[@]}"; do FOV_COUNTS=1 run_prog "$p" 0.01 | grep '^count' >"$WORK/counts-$p.out"; done
 
-{
-  echo "- date: $(date -u +%Y-%m-%dT%H:%MZ); git: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src 2>/dev/null || echo ' (src/ has uncommitted changes)')"
-  echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), nproc $(nproc); $(uname -sr)"
-  echo "- $LIBTCOD_VERSION (python-tcod $("$WORK/venv/bin/python" -c 'import tcod; print(tcod.__version__)')'s wheel, $(basename "$LIB")), called from C: $(cc --version | head -1), -O2"
-  echo "- $(lua5.4 -v 2>&1 | head -1 | sed 's/  Copyright.*//'); $(luajit -v 2>&1 | head -1 | sed 's/ -- Copyright.*//')"
-  echo "- $ROUNDS rounds, $BUDGET s of CPU per workload and program in each"
-} >"$WORK/meta.md"
+about_run >"$WORK/meta.md"
 cat "$WORK/meta.md"
 echo
 lua5.4 bench/peers/fov_report.lua "$WORK" "$ROUNDS"

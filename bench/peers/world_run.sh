@@ -63,26 +63,11 @@ run_prog() { # run_prog PROG BUDGET: one program's output on stdout
   esac
 }
 
-PROGS=(c node lua54 lua54inc luajit)
-rm -f "$WORK"/round-*.out
-for ((r = 1; r <= ROUNDS; r++)); do
-  for ((k = 0; k < ${#PROGS[@]}; k++)); do
-    p=${PROGS[$(((r - 1 + k) % ${#PROGS[@]}))]}
-    out="$WORK/round-$r-$p.out"
-    echo "load $(cut -d' ' -f1-3 /proc/loadavg)" >"$out"
-    run_prog "$p" "$BUDGET" >>"$out"
-    echo "load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out"
-    echo "round $r: $p done" >&2
-  done
-done
+rounds c node lua54 lua54inc luajit
 
 {
-  echo "- date: $(date -u +%Y-%m-%dT%H:%MZ); git: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src 2>/dev/null || echo ' (src/ has uncommitted changes)')"
-  echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), nproc $(nproc); $(uname -sr)"
-  echo "- $LIBTCOD_VERSION (python-tcod $("$WORK/venv/bin/python" -c 'import tcod; print(tcod.__version__)')'s wheel), called from C: $(cc --version | head -1), -O2"
+  about_run
   echo "- rot.js $(node -e "console.log(require('$WORK/node/node_modules/rot-js/package.json').version)") on node $(node --version)"
-  echo "- $(lua5.4 -v 2>&1 | head -1 | sed 's/  Copyright.*//'); $(luajit -v 2>&1 | head -1 | sed 's/ -- Copyright.*//')"
-  echo "- $ROUNDS rounds, $BUDGET s of CPU per workload and program in each"
 } >"$WORK/meta.md"
 cat "$WORK/meta.md"
 echo
