@@ -541,13 +541,8 @@ mod tests {
     /// keys close together (counted) and far apart (sorted).
     #[test]
     fn keyed_breadth_first_is_dijkstra() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rng = crate::rng::Rng::new(1);
+        let mut next = |n: u64| rng.below(n as usize) as u64;
         for round in 0..3000 {
             let (w, h) = (1 + next(9) as usize, 1 + next(9) as usize);
             let cells: Vec<u8> = (0..w * h).map(|_| b"..#"[next(3) as usize]).collect();

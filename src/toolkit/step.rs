@@ -119,13 +119,8 @@ mod tests {
     /// `step_in` is `step` on random small maps, values, walks and closed cells.
     #[test]
     fn step_in_is_step() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rng = crate::rng::Rng::new(1);
+        let mut next = |n: u64| rng.below(n as usize) as u64;
         for _ in 0..20_000 {
             let (w, h) = (1 + next(4) as usize, 1 + next(4) as usize);
             let cells: Vec<u8> = (0..w * h).map(|_| b".#+"[next(3) as usize]).collect();
