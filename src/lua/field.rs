@@ -63,15 +63,7 @@ pub(super) unsafe fn property(state: *mut lua_State) -> c_int {
 /// A Lua C function with the upvalues of `Upvalues::register`.
 unsafe extern "C-unwind" fn tostring(state: *mut lua_State) -> c_int {
     // SAFETY: Lua called this function with a valid state.
-    unsafe {
-        call(state, "field", |args| {
-            let text = match native::this::<Field>(args) {
-                Ok(f) => native::describe(Kind::Field, f.size),
-                Err(_) => b"map.field: freed".to_vec(),
-            };
-            Ok(Reply::Text(text))
-        })
-    }
+    unsafe { native::tostring::<Field>(state, |f| format!(": {}x{}", f.size.0, f.size.1)) }
 }
 
 /// `map.field(width, height)`: a memory, no cell set.

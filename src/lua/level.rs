@@ -496,13 +496,5 @@ const META: &[&CStr] = &[
 /// A Lua C function with the upvalues of `Upvalues::register`.
 unsafe extern "C-unwind" fn tostring(state: *mut lua_State) -> c_int {
     // SAFETY: Lua called this function with a valid state.
-    unsafe {
-        call(state, "level", |args| {
-            let text = match native::this::<NativeLevel>(args) {
-                Ok(l) => native::describe(Kind::Level, (l.width(), l.height())),
-                Err(_) => b"map.level: freed".to_vec(),
-            };
-            Ok(Reply::Text(text))
-        })
-    }
+    unsafe { native::tostring::<NativeLevel>(state, |l| format!(": {}x{}", l.width(), l.height())) }
 }

@@ -69,15 +69,9 @@ unsafe extern "C-unwind" fn name(state: *mut lua_State) -> c_int {
 unsafe extern "C-unwind" fn tostring(state: *mut lua_State) -> c_int {
     // SAFETY: Lua called this function with a valid state.
     unsafe {
-        call(state, "names", |args| {
-            let text = match native::this::<Names>(args) {
-                Ok(g) => {
-                    let (min, max) = g.bounds();
-                    format!("map.names: {min} to {max} characters")
-                }
-                Err(_) => "map.names: freed".into(),
-            };
-            Ok(Reply::Text(text.into_bytes()))
+        native::tostring::<Names>(state, |g| {
+            let (min, max) = g.bounds();
+            format!(": {min} to {max} characters")
         })
     }
 }

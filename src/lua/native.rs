@@ -540,9 +540,24 @@ pub fn install(lua: &Lua, upvalues: &Upvalues, kinds: &[Metatable]) -> mlua::Res
     Ok(())
 }
 
-/// A `__tostring` text: `map.level: 80x50`.
-pub fn describe(kind: Kind, (w, h): (usize, usize)) -> Vec<u8> {
-    format!("map.{}: {w}x{h}", kind.name()).into_bytes()
+/// `__tostring` for the `T` at argument 1: `map.<kind>` and what `text`
+/// says of it (`map.level: 80x50`), or `map.<kind>: freed` for one whose
+/// finalizer has run.
+///
+/// # Safety
+/// As `call`'s.
+pub unsafe fn tostring<T: Native>(state: *mut lua_State, text: impl FnOnce(&T) -> String) -> c_int {
+    let kind = T::KIND.name();
+    // SAFETY: the caller's promise.
+    unsafe {
+        call(state, kind, |args| {
+            let what = match this::<T>(args) {
+                Ok(value) => text(value),
+                Err(_) => ": freed".into(),
+            };
+            Ok(Reply::Text(format!("map.{kind}{what}").into_bytes()))
+        })
+    }
 }
 
 /// Whether `known` in the options table at `options_at` is a field.

@@ -196,22 +196,15 @@ pub(super) unsafe fn property(state: *mut lua_State) -> c_int {
 unsafe extern "C-unwind" fn tostring(state: *mut lua_State) -> c_int {
     // SAFETY: Lua called this function with a valid state.
     unsafe {
-        call(state, "noise", |args| {
-            let text = match native::this::<Noise>(args) {
-                Ok(n) => {
-                    let s = n.settings();
-                    let plural = if s.octaves == 1 { "" } else { "s" };
-                    format!(
-                        "map.noise: {}, {} octave{plural}, seed {}",
-                        s.kind.name(),
-                        s.octaves,
-                        s.seed
-                    )
-                    .into_bytes()
-                }
-                Err(_) => b"map.noise: freed".to_vec(),
-            };
-            Ok(Reply::Text(text))
+        native::tostring::<Noise>(state, |n| {
+            let s = n.settings();
+            let plural = if s.octaves == 1 { "" } else { "s" };
+            format!(
+                ": {}, {} octave{plural}, seed {}",
+                s.kind.name(),
+                s.octaves,
+                s.seed
+            )
         })
     }
 }

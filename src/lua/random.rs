@@ -303,15 +303,7 @@ fn weighted_index(args: &Args, r: &mut Random) -> Result<usize, String> {
 /// A Lua C function with the upvalues of `Upvalues::register`.
 unsafe extern "C-unwind" fn tostring(state: *mut lua_State) -> c_int {
     // SAFETY: Lua called this function with a valid state.
-    unsafe {
-        call(state, "rng", |args| {
-            let text = match native::this::<Random>(args) {
-                Ok(_) => "map.rng",
-                Err(_) => "map.rng: freed",
-            };
-            Ok(Reply::Text(text.into()))
-        })
-    }
+    unsafe { native::tostring::<Random>(state, |_| String::new()) }
 }
 
 /// `map.rng([seed | state])`: a new random source, from a seed (an

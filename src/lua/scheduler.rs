@@ -156,15 +156,7 @@ unsafe extern "C-unwind" fn len(state: *mut lua_State) -> c_int {
 /// A Lua C function with the upvalues of `Upvalues::register`.
 unsafe extern "C-unwind" fn tostring(state: *mut lua_State) -> c_int {
     // SAFETY: Lua called this function with a valid state.
-    unsafe {
-        call(state, "scheduler", |args| {
-            let text = match native::this::<Scheduler>(args) {
-                Ok(s) => format!("map.scheduler: {} actors", s.len()),
-                Err(_) => "map.scheduler: freed".into(),
-            };
-            Ok(Reply::Text(text.into_bytes()))
-        })
-    }
+    unsafe { native::tostring::<Scheduler>(state, |s| format!(": {} actors", s.len())) }
 }
 
 /// `map.scheduler()`, or `map.scheduler(state, actors)`: a scheduler
