@@ -269,19 +269,23 @@ impl Scheduler {
         Ok(s)
     }
 
-    /// Moves the node at `at` up to its place: parents after it come
-    /// down one by one, and it is written once.
-    fn sift_up(&mut self, mut at: usize) {
-        let node = self.heap[at];
-        while at > 0 {
-            let parent = (at - 1) / 2;
+    /// Moves the node at `at` up to its place.
+    fn sift_up(&mut self, at: usize) {
+        self.rise(self.heap[at], at, 0);
+    }
+
+    /// Puts `node` at `hole` or above it, no higher than `top`: parents
+    /// after it come down one by one, and it is written once.
+    fn rise(&mut self, node: Node, mut hole: usize, top: usize) {
+        while hole > top {
+            let parent = (hole - 1) / 2;
             if !node.before(&self.heap[parent]) {
                 break;
             }
-            self.put(at, self.heap[parent]);
-            at = parent;
+            self.put(hole, self.heap[parent]);
+            hole = parent;
         }
-        self.put(at, node);
+        self.put(hole, node);
     }
 
     /// Moves the node at `at` down to its place: Floyd's way, as a node
@@ -302,15 +306,7 @@ impl Scheduler {
             self.put(hole, self.heap[child]);
             hole = child;
         }
-        while hole > at {
-            let parent = (hole - 1) / 2;
-            if !node.before(&self.heap[parent]) {
-                break;
-            }
-            self.put(hole, self.heap[parent]);
-            hole = parent;
-        }
-        self.put(hole, node);
+        self.rise(node, hole, at);
     }
 
     /// Writes `node` at `at` in the heap, and where it is in its entry.
