@@ -185,6 +185,8 @@ local function fill(kept, n, make)
   return n, bytes
 end
 
+local has_ffi, ffi = pcall(require, "ffi") -- LuaJIT's
+
 -- LuaJIT's heap is its own, not the C heap: what the C heap holds free
 -- (memory the module freed earlier) is filled through the FFI too, so that
 -- the module's allocations find only the reserve, as on Lua 5.4 (whose
@@ -192,8 +194,7 @@ end
 -- frees the C heap's reserve of `reserve` bytes, taken first; nil
 -- elsewhere.
 local function c_heap(reserve)
-  local ok, ffi = pcall(require, "ffi")
-  if not ok then return nil end
+  if not has_ffi then return nil end
   pcall(ffi.cdef, "void *malloc(size_t size); void free(void *p);")
   local spare = ffi.C.malloc(reserve)
   local function chunk(_, size)
@@ -219,7 +220,6 @@ function M.fill_heap(reserve)
   for i = 1, MAX_KEPT do kept[i] = false end -- sized now: storing must not allocate
   kept.spare = string.rep("r", reserve)
   local c_chunk, free_c_spare = c_heap(reserve)
-  local has_ffi, ffi = pcall(require, "ffi")
   local function grab(i, size)
     if has_ffi then return ffi.new("uint8_t[?]", size) end
     return string.rep(string.format("%07x\n", i), size / 8 - 4)
