@@ -15,12 +15,8 @@ cd "$(dirname "$0")/.."
 parts=${*:-lua toolkit turns level autotile world generators directed toolbox memory criterion http}
 has() { [[ " $parts " == *" $1 "* ]]; }
 
-for so in build/lib/lua/5.4/map.so build/lib/lua/5.1/map.so; do
-  [ -f "$so" ] || { echo "bench/run.sh: $so not found: run make first" >&2; exit 1; }
-done
-
-LUA54=(env "LUA_CPATH_5_4=build/lib/lua/5.4/?.so" lua5.4)
-LUAJIT=(env "LUA_CPATH=build/lib/lua/5.1/?.so" luajit)
+ME=bench/run.sh
+. bench/interpreters.sh
 
 # lua_part NAME SCRIPT TITLE: a part that is one Lua script run on each interpreter.
 lua_part() {

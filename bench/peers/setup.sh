@@ -1,17 +1,13 @@
 # bench/peers/setup.sh: what run.sh and world_run.sh share, sourced from the
 # repository's root after they set WORK, TCOD_VERSION and ME (the script's
-# name, for messages): both builds of the module checked, the interpreters'
-# commands (LUA54, LUAJIT), and libtcod from python-tcod's wheel in a venv of
+# name, for messages): bench/interpreters.sh (both builds checked, LUA54,
+# LUAJIT), and libtcod from python-tcod's wheel in a venv of
 # $WORK: `libtcod SYMBOL` sets LIB, the wheel's shared object that defines
 # SYMBOL, and LIBTCOD_VERSION; `rounds PROG...` runs the script's
 # `run_prog` for each program in ROUNDS rounds; `about_run` prints what the
 # figures were measured with.
 
-for so in build/lib/lua/5.4/map.so build/lib/lua/5.1/map.so; do
-  [ -f "$so" ] || { echo "$ME: $so not found: run make all first" >&2; exit 1; }
-done
-LUA54=(env "LUA_CPATH_5_4=build/lib/lua/5.4/?.so" lua5.4)
-LUAJIT=(env "LUA_CPATH=build/lib/lua/5.1/?.so" luajit)
+. bench/interpreters.sh
 
 libtcod() {
   if [ ! -x "$WORK/venv/bin/python" ]; then
