@@ -290,6 +290,17 @@ impl Grid {
     }
 }
 
+/// The memory `new_map` of `cells` cells may use: the grid it fills.
+pub fn bound_new(cells: usize) -> usize {
+    cells + crate::memory::FIXED
+}
+
+/// The memory `render` of a map of `(width, height)` may use: the map's
+/// copy and its text (a newline a row).
+pub fn bound_render((width, height): (usize, usize)) -> usize {
+    2 * width * height + height + crate::memory::FIXED
+}
+
 #[cfg(test)]
 impl Grid {
     /// A grid from rows of text, one byte a cell: for the tests' hand-made maps.

@@ -1,20 +1,20 @@
 //! The memory bound of each call, measured: a counting global allocator
 //! records the peak of live heap bytes while one call runs, and the peak must
-//! stay within what `memory::bound_*` promises (and the binding checks is
-//! free before the call starts: see `src/memory.rs`).
+//! stay within what its bound promises (each a `pub fn bound...` beside
+//! the code it bounds, which the binding checks is free before the call
+//! starts: see `src/memory.rs`).
 
 #[path = "support/counting.rs"]
 mod counting;
 
 use counting::peak_of;
 use map::generators::LIST;
-use map::grid::{Grid, Pos};
+use map::grid::{self, Grid, Pos};
 use map::input::Arg;
 use map::level::json;
 use map::level::{self, generate, Params};
-use map::memory;
-use map::native::Bits;
-use map::toolkit::{autotile, board, distances, fov, path, reach};
+use map::native::{self, Bits};
+use map::toolkit::{autotile, board, distances, explore, fov, path, reach};
 
 /// Large, small and narrow maps (the bounds are per cell; debug builds are
 /// slow, so not the largest).
@@ -37,7 +37,7 @@ fn generation_stays_within_its_bound() {
             let (level, peak) = peak_of(|| generate(&params).unwrap());
             let (_, json_peak) = peak_of(|| json::level(&level));
             let cells = (w * h) as usize;
-            let bound = memory::bound_generate(cells);
+            let bound = level::bound(cells);
             let what = format!("{} {w}x{h}", algorithm.name);
             check_level_peaks(&what, cells, (peak, json_peak), bound);
         }
@@ -98,14 +98,14 @@ fn the_toolkit_stays_within_its_bound() {
         let cells = size.0 * size.1;
         let mut checks: Vec<(String, usize, usize)> = Vec::new();
         let (_, peak) = peak_of(|| reach::check(&grid.clone()));
-        checks.push(("reach".into(), peak, memory::bound_reach(size)));
+        checks.push(("reach".into(), peak, reach::bound(size)));
         let (_, peak) = peak_of(|| {
             let copy = grid.clone();
             let seen = fov::visible(&copy, from, None, &opaque);
             let bytes: Vec<u8> = seen.iter().map(|&v| u8::from(v)).collect();
             (seen, bytes)
         });
-        checks.push(("fov".into(), peak, memory::bound_fov(cells)));
+        checks.push(("fov".into(), peak, fov::bound(cells)));
         let tile = autotile::Autotile {
             class: map::grid::byte_set(b"#"),
             mode: autotile::Mode::Blob,
@@ -124,7 +124,7 @@ fn the_toolkit_stays_within_its_bound() {
                 .collect();
             (masks, rows, bytes)
         });
-        checks.push(("autotile".into(), peak, memory::bound_autotile(size)));
+        checks.push(("autotile".into(), peak, autotile::bound(size)));
         for (rule, walk) in [("unit", &unit), ("weighted", &weighted)] {
             let is_weighted = walk.cost.is_some();
             let (_, peak) = peak_of(|| {
@@ -134,13 +134,13 @@ fn the_toolkit_stays_within_its_bound() {
                 let bytes: Vec<u8> = d.iter().flat_map(|&v| (v as f64).to_ne_bytes()).collect();
                 (sources, d, bytes)
             });
-            let bound = memory::bound_distances(size, 1, is_weighted);
+            let bound = distances::bound(size, 1, is_weighted);
             checks.push((format!("distances, {rule}"), peak, bound));
             let (_, peak) = peak_of(|| path::path(&grid.clone(), from, to, walk));
             checks.push((
                 format!("path, {rule}"),
                 peak,
-                memory::bound_path(size, is_weighted),
+                path::bound(size, is_weighted),
             ));
         }
         report(&name, cells, checks);
@@ -165,7 +165,7 @@ fn many_sources_stay_within_the_bound() {
                 let sources: Vec<Pos> = (0..count).map(|i| grid.pos(i % (w * h))).collect();
                 distances::distances(&copy, &sources, &walk)
             });
-            let bound = memory::bound_distances((w, h), count, walk.cost.is_some());
+            let bound = distances::bound((w, h), count, walk.cost.is_some());
             println!(
                 "{count} sources on {w}x{h}, weighted {}: {peak} bytes, bound {bound}",
                 walk.cost.is_some()
@@ -194,7 +194,7 @@ fn the_longest_lists_stay_within_the_bound() {
         let (level, peak) = peak_of(|| generate(&params).unwrap());
         let (_, json_peak) = peak_of(|| json::level(&level));
         let cells = level.grid.cells().len();
-        let bound = memory::bound_generate(cells);
+        let bound = level::bound(cells);
         println!(
             "{} {}x{}, {} rooms, {} items: generate {peak}, json {json_peak}, bound {bound}",
             level.algorithm,
@@ -215,7 +215,7 @@ fn the_longest_lists_stay_within_the_bound() {
 fn the_turn_functions_stay_within_their_bounds() {
     use map::grid::Rect;
     use map::toolkit::board::{Limits, Source};
-    use map::toolkit::{explore, flee, line, parse, sample, visible};
+    use map::toolkit::{flee, line, parse, sample, visible};
     let opaque = map::grid::byte_set(b"#");
     for (name, grid, from, to) in toolkit_maps() {
         let size = (grid.width(), grid.height());
@@ -243,7 +243,7 @@ fn the_turn_functions_stay_within_their_bounds() {
                 let bytes: Vec<u8> = d.iter().flat_map(|&v| (v as f64).to_ne_bytes()).collect();
                 (flags, d, bytes)
             });
-            let bound = memory::bound_distances(size, 2, true);
+            let bound = distances::bound(size, 2, true);
             checks.push((
                 format!("distances with values and closed cells, {rule}"),
                 peak,
@@ -263,7 +263,7 @@ fn the_turn_functions_stay_within_their_bounds() {
                 };
                 distances::distances_from(&copy, &sources, &walk, &limits)
             });
-            let bound = memory::bound_distances((window.w, window.h), 1, false);
+            let bound = distances::bound((window.w, window.h), 1, false);
             checks.push((format!("distances within max 10, {rule}"), peak, bound));
             let (_, peak) = peak_of(|| {
                 let copy = grid.clone();
@@ -272,11 +272,7 @@ fn the_turn_functions_stay_within_their_bounds() {
                 let bytes: Vec<u8> = f.iter().flat_map(|&v| (v as f64).to_ne_bytes()).collect();
                 (f, bytes)
             });
-            checks.push((
-                format!("flee, {rule}"),
-                peak,
-                memory::bound_flee(size, 1, false),
-            ));
+            checks.push((format!("flee, {rule}"), peak, flee::bound(size, 1, false)));
             let (_, peak) = peak_of(|| {
                 let limits = Limits {
                     closed: closed_every(97),
@@ -287,7 +283,7 @@ fn the_turn_functions_stay_within_their_bounds() {
             checks.push((
                 format!("path with closed cells, {rule}"),
                 peak,
-                memory::bound_path(size, false),
+                path::bound(size, false),
             ));
             // Everything known but the far corner: the whole map is walked.
             let (_, peak) = peak_of(|| {
@@ -299,7 +295,7 @@ fn the_turn_functions_stay_within_their_bounds() {
             checks.push((
                 format!("explore, {rule}"),
                 peak,
-                memory::bound_explore(size, false),
+                explore::bound(size, false),
             ));
             // With `avoid`: its cells read once into a bit each for the
             // whole map, then each window's as a byte each, as `explore`
@@ -317,7 +313,7 @@ fn the_turn_functions_stay_within_their_bounds() {
             checks.push((
                 format!("explore with avoid, {rule}"),
                 peak,
-                memory::bound_avoided(size) + memory::bound_explore(size, false),
+                explore::bound_avoided(size) + explore::bound(size, false),
             ));
         }
         let (_, peak) = peak_of(|| {
@@ -336,19 +332,19 @@ fn the_turn_functions_stay_within_their_bounds() {
             let count = copy.cells().iter().filter(|&&c| c == b'.').count() / 4;
             sample::sample(&copy, count, 1, &filter)
         });
-        checks.push(("sample".into(), peak, memory::bound_sample(size)));
+        checks.push(("sample".into(), peak, sample::bound(size)));
         let (_, peak) = peak_of(|| visible::visible(&grid.clone(), from, to, None, &opaque));
         checks.push((
             "visible over the whole rectangle".into(),
             peak,
-            memory::bound_fov(cells),
+            fov::bound(cells),
         ));
         let text = grid.render();
         let (_, peak) = peak_of(|| parse::parse(&text, parse::size(&text).unwrap()));
-        checks.push(("parse".into(), peak, memory::bound_parse(size)));
+        checks.push(("parse".into(), peak, parse::bound(size)));
         let n = size.0.max(size.1);
         let (_, peak) = peak_of(|| line::line((1, 1), (n as i64, 7)));
-        checks.push(("line".into(), peak, memory::bound_line(n)));
+        checks.push(("line".into(), peak, line::bound(n)));
         report(&name, cells, checks);
     }
 }
@@ -364,13 +360,13 @@ fn whole_map_calls_stay_within_their_bounds() {
         let cells = w * h;
         let mut checks: Vec<(String, usize, usize)> = Vec::new();
         let (_, peak) = peak_of(|| Grid::new(w, h, b'#'));
-        checks.push(("new_map".into(), peak, memory::bound_new_map(cells)));
+        checks.push(("new_map".into(), peak, grid::bound_new(cells)));
         let map = Grid::new(w, h, b'.');
         let (_, peak) = peak_of(|| {
             let copy = map.clone();
             copy.render()
         });
-        checks.push(("render".into(), peak, memory::bound_render((w, h))));
+        checks.push(("render".into(), peak, grid::bound_render((w, h))));
         let (_, peak) = peak_of(|| {
             let mut bits = Bits::new(cells);
             (0..cells).for_each(|i| bits.set(i, true));
@@ -379,7 +375,7 @@ fn whole_map_calls_stay_within_their_bounds() {
         checks.push((
             "explore's avoided cells".into(),
             peak,
-            memory::bound_avoided((w, h)),
+            explore::bound_avoided((w, h)),
         ));
         report(&format!("{w}x{h}"), cells, checks);
     }
@@ -402,10 +398,10 @@ fn many_valued_sources_stay_within_the_bound() {
             .collect();
         distances::distances_from(&copy, &sources, &board::Walk::new(), &Limits::default())
     });
-    let bound = memory::bound_distances((100, 100), count, true);
+    let bound = distances::bound((100, 100), count, true);
     println!("{count} valued sources on 100x100: {peak} bytes, bound {bound}");
     assert!(peak <= bound, "{peak} > {bound}");
-    assert!(memory::bound_sources(count) < bound);
+    assert!(distances::bound_sources(count) < bound);
 }
 
 /// A template of `side` x `side` cells: floor on its ring, walls inside
@@ -468,7 +464,7 @@ fn directed_levels_stay_within_their_bound() {
                 },
             ];
             let (level, peak) = peak_of(|| generate(&params));
-            let bound = memory::bound_generate(cells) + params.design.bound(cells);
+            let bound = level::bound(cells) + params.design.bound(cells);
             let json_peak = level.as_ref().map_or(0, |l| peak_of(|| json::level(l)).1);
             let outcome = match &level {
                 Ok(l) => format!("{} vaults, {} placed", l.vaults.len(), l.placed.len()),
@@ -501,7 +497,7 @@ fn directed_levels_stay_within_their_bound() {
         ];
         let cells = (w * h) as usize;
         let (level, peak) = peak_of(|| generate(&params).unwrap());
-        let bound = memory::bound_generate(cells) + params.design.bound(cells);
+        let bound = level::bound(cells) + params.design.bound(cells);
         println!(
             "drunkard {w}x{h} all floor, {} placed: generate {:.1} B/cell, bound {:.1}",
             level.placed.len(),
@@ -560,7 +556,7 @@ fn a_native_level_takes_at_most_two_bytes_a_cell() {
 #[test]
 fn native_calls_stay_within_their_bounds() {
     use map::grid::{byte_set, Rect};
-    use map::native::field::Field;
+    use map::native::field::{self, Field};
     use map::native::{save, NativeLevel};
     use map::toolkit::parse;
     for (w, h) in [(400usize, 400usize), (7, 32_000), (32_000, 7)] {
@@ -569,18 +565,18 @@ fn native_calls_stay_within_their_bounds() {
         let mut checks = Vec::new();
         let grid = Grid::new(w, h, b'.');
         let (level, peak) = peak_of(|| NativeLevel::with_things(grid.clone(), &byte_set(b".")));
-        checks.push(("level of a table".into(), peak, memory::bound_level(cells)));
+        checks.push(("level of a table".into(), peak, native::bound(cells)));
         let text = grid.render();
         let (_, peak) = peak_of(|| {
             let size = parse::size(&text).unwrap();
             NativeLevel::with_things(parse::parse(&text, size).grid, &byte_set(b"."))
         });
-        checks.push(("level of text".into(), peak, memory::bound_level(cells)));
+        checks.push(("level of text".into(), peak, native::bound(cells)));
         let (_, peak) = peak_of(|| Field::memory((w, h)));
-        checks.push(("memory".into(), peak, memory::bound_memory(cells)));
+        checks.push(("memory".into(), peak, field::bound_memory(cells)));
         let bytes = save::save(&level);
         let (_, peak) = peak_of(|| save::load_saved(&bytes).unwrap());
-        checks.push(("load a level".into(), peak, memory::bound_load(bytes.len())));
+        checks.push(("load a level".into(), peak, save::bound_load(bytes.len())));
         let whole = Rect::whole((w, h));
         let fields = [
             Field::values((w, h), whole, vec![1; cells]),
@@ -590,13 +586,9 @@ fn native_calls_stay_within_their_bounds() {
         for f in &fields {
             let bytes = save::save_field(f);
             let (_, peak) = peak_of(|| save::load_saved(&bytes).unwrap());
-            checks.push(("load a field".into(), peak, memory::bound_load(bytes.len())));
+            checks.push(("load a field".into(), peak, save::bound_load(bytes.len())));
             let (_, peak) = peak_of(|| (f.values_in(whole), f.flags_in(whole)));
-            checks.push((
-                "a field's rows".into(),
-                peak,
-                memory::bound_field_rows(cells),
-            ));
+            checks.push(("a field's rows".into(), peak, field::bound_rows(cells)));
         }
         report(&name, cells, checks);
     }
@@ -687,7 +679,7 @@ fn a_crafted_long_list_loads_within_the_bound() {
         let sum = fnv1a(&bytes);
         bytes.extend(sum.to_le_bytes());
         let (loaded, peak) = peak_of(|| save::load_saved(&bytes));
-        let bound = memory::bound_load(bytes.len());
+        let bound = save::bound_load(bytes.len());
         println!(
             "list {long}: {} bytes, load held {peak} ({:?})",
             bytes.len(),
@@ -702,8 +694,8 @@ fn a_crafted_long_list_loads_within_the_bound() {
 /// actors and its state, `rng:fill`'s values, each within its bound.
 #[test]
 fn the_toolbox_stays_within_its_bounds() {
-    use map::toolbox::names::{Names, Options};
-    use map::toolbox::random::Random;
+    use map::toolbox::names::{self, Names, Options};
+    use map::toolbox::random::{self, Random};
     use map::toolbox::scheduler::{self, Scheduler};
     let mut r = Random::new(1);
     let mut checks = Vec::new();
@@ -725,7 +717,7 @@ fn the_toolbox_stays_within_its_bounds() {
                 ..Options::default()
             };
             let (names, peak) = peak_of(|| Names::new(&refs, options).unwrap());
-            let bound = memory::bound_names(chars, count, order);
+            let bound = names::bound(chars, count, order);
             checks.push((format!("names {count}x{length} order {order}"), peak, bound));
             checks.push((
                 format!("names {count}x{length} order {order} held"),
@@ -742,7 +734,7 @@ fn the_toolbox_stays_within_its_bounds() {
             for i in 0..actors {
                 let period = scheduler::units(1.0 + (i % 97) as f64 / 7.0, true).unwrap();
                 if let Some(bytes) = s.can_add(period).unwrap() {
-                    assert!(bytes <= memory::bound_scheduler(actors.max(4)));
+                    assert!(bytes <= scheduler::bound(actors.max(4)));
                 }
                 s.add(period);
             }
@@ -751,7 +743,7 @@ fn the_toolbox_stays_within_its_bounds() {
         checks.push((
             format!("scheduler of {actors} by add"),
             peak,
-            memory::bound_scheduler(actors),
+            scheduler::bound(actors),
         ));
         for _ in 0..actors {
             s.next_turn().unwrap();
@@ -760,13 +752,13 @@ fn the_toolbox_stays_within_its_bounds() {
         checks.push((
             format!("scheduler of {actors}: state"),
             peak,
-            memory::bound_scheduler_state(actors),
+            scheduler::bound_state(actors),
         ));
         let (_, peak) = peak_of(|| s.by_order());
         checks.push((
             format!("scheduler of {actors}: actors"),
             peak,
-            memory::bound_scheduler_state(actors),
+            scheduler::bound_state(actors),
         ));
         let named = Scheduler::count_saved(text.as_bytes());
         assert_eq!(named, actors);
@@ -774,7 +766,7 @@ fn the_toolbox_stays_within_its_bounds() {
         checks.push((
             format!("scheduler of {actors}: load"),
             peak,
-            memory::bound_scheduler(named),
+            scheduler::bound(named),
         ));
     }
     report("scheduler", 1, checks);
@@ -783,7 +775,7 @@ fn the_toolbox_stays_within_its_bounds() {
     report(
         "fill",
         1,
-        vec![("fill of 2^20".into(), peak, memory::bound_fill(count))],
+        vec![("fill of 2^20".into(), peak, random::bound_fill(count))],
     );
 }
 
@@ -794,7 +786,7 @@ fn the_toolbox_stays_within_its_bounds() {
 fn noise_and_light_stay_within_their_bounds() {
     use map::grid::Rect;
     use map::toolkit::light::{self, Ambient, Light};
-    use map::toolkit::noise::{Noise, Origin, Settings};
+    use map::toolkit::noise::{self, Noise, Origin, Settings};
 
     let noise = Noise::new(Settings {
         octaves: 3,
@@ -802,7 +794,7 @@ fn noise_and_light_stay_within_their_bounds() {
     });
     for (w, h) in [(400, 400), (1, 200_000), (200_000, 1), (3, 60_000)] {
         let (_, peak) = peak_of(|| noise.grid(w, h, Origin::Int(1), Origin::Float(0.5)));
-        let check = ("noise:grid".to_string(), peak, memory::bound_noise(w * h));
+        let check = ("noise:grid".to_string(), peak, noise::bound_grid(w * h));
         report(&format!("{w}x{h}"), w * h, vec![check]);
     }
     let opaque = map::grid::byte_set(b"#");
@@ -835,8 +827,8 @@ fn noise_and_light_stay_within_their_bounds() {
                 let lit = light::light(size, &copy, area, &read, &opaque, Ambient::Grey(0.1));
                 (read, copy, lit)
             });
-            let bound = memory::bound_lights(lights.len())
-                + memory::bound_light(size, area.w * area.h, channels);
+            let bound =
+                light::bound_lights(lights.len()) + light::bound(size, area.w * area.h, channels);
             checks.push((format!("light, {channels} channels"), peak, bound));
             assert_eq!(
                 area,

@@ -1432,7 +1432,7 @@ fn fuzz_design(u: &mut Unstructured) -> Result<()> {
     }
     let cells = w * h;
     let (result, heap) = measured(|| generate(&params));
-    let bound = map::memory::bound_generate(cells) + params.design.bound(cells);
+    let bound = map::level::bound(cells) + params.design.bound(cells);
     assert!(
         heap <= bound,
         "generate held {heap} bytes, bound {bound}: {params:?}"

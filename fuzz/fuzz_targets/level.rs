@@ -42,13 +42,13 @@
 //!   each field kind (values in 4 bytes, in 8, flags over a window, a
 //!   memory) load back equal through `save::load_saved` (and the level
 //!   through `save::load`, which refuses a field), within `save::bound` /
-//!   exactly `field_bound` bytes, holding at most `memory::bound_load` of
+//!   exactly `field_bound` bytes, holding at most `save::bound_load` of
 //!   heap; a saved string truncated, bit-flipped, overwritten or extended
 //!   is an error or an equal value; damaged with its length and checksum
 //!   made right again, or arbitrary bytes (raw, or framed with a right
 //!   checksum, or a frame with one list of up to 200,000 entries), it is
 //!   an error or a value that saves back to the same bytes, within
-//!   `memory::bound_load`; a level loaded from damage goes on through the
+//!   `save::bound_load`; a level loaded from damage goes on through the
 //!   operations.
 //!
 //! Nothing may panic: any crash is a broken invariant or a panic in
@@ -692,10 +692,10 @@ fn steps(u: &mut Unstructured, s: &mut State) -> Result<()> {
 // ---------------------------------------------------------------------------
 // Saving and loading.
 
-/// `bytes` loaded, within `memory::bound_load` of heap.
+/// `bytes` loaded, within `save::bound_load` of heap.
 fn load_measured(bytes: &[u8]) -> std::result::Result<Saved, String> {
     let (loaded, peak) = measured(|| save::load_saved(bytes));
-    let bound = memory::bound_load(bytes.len());
+    let bound = save::bound_load(bytes.len());
     assert!(
         peak <= bound,
         "loading {} bytes held {peak} bytes of heap, over the bound {bound}",

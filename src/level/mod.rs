@@ -11,6 +11,18 @@ pub mod items;
 pub mod json;
 pub mod place;
 pub mod template;
+
+/// Per cell, at most, for generating a level and its text or JSON form
+/// (measured: at most 16, JSON of small maps).
+const GENERATE_PER_CELL: usize = 32;
+
+/// The memory `generate`, `generate_text` and `generate_json` on a map of
+/// `cells` cells may use (the level's lists, at most `MAX_ROOMS` rooms and
+/// `MAX_ITEMS` items, and small buffers within `memory::FIXED`).
+pub fn bound(cells: usize) -> usize {
+    GENERATE_PER_CELL * cells + memory::FIXED
+}
+
 #[cfg(test)]
 mod tests_by_generator;
 pub mod tunnels;
@@ -216,7 +228,7 @@ fn generate_with(params: &Params, with_exits: bool) -> Result<Level, String> {
     // What cannot be asked of the algorithm at all, before how it is asked.
     off_rock(algorithm, &params.design)?;
     params.design.check(width, height)?;
-    memory::check(memory::bound_generate(width * height) + params.design.bound(width * height))?;
+    memory::check(bound(width * height) + params.design.bound(width * height))?;
     build(
         algorithm,
         width,

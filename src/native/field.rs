@@ -25,6 +25,14 @@ pub enum Cells {
     Flags(Vec<bool>),
 }
 
+impl Cells {
+    /// The codes of the kinds of cells in place (`Field::raw_cells`), which
+    /// LuaJIT's FFI reads by these names.
+    pub const NARROW: u32 = 1;
+    pub const WIDE: u32 = 2;
+    pub const FLAGS: u32 = 3;
+}
+
 /// What one cell of a field holds, as the table functions would give it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Value {
@@ -189,14 +197,14 @@ impl Field {
         count
     }
 
-    /// Its cells in place and their kind (1: values in 4 bytes, 2: in 8,
-    /// 3: flags), for LuaJIT's FFI: they keep their address for the
-    /// field's life.
+    /// Its cells in place and their kind (`Cells::NARROW`: values in 4
+    /// bytes, `WIDE`: in 8, `FLAGS`: flags), for LuaJIT's FFI: they keep
+    /// their address for the field's life.
     pub fn raw_cells(&mut self) -> (*mut u8, u32) {
         match &mut self.cells {
-            Cells::Narrow(v) => (v.as_mut_ptr().cast(), 1),
-            Cells::Wide(v) => (v.as_mut_ptr().cast(), 2),
-            Cells::Flags(f) => (f.as_mut_ptr().cast(), 3),
+            Cells::Narrow(v) => (v.as_mut_ptr().cast(), Cells::NARROW),
+            Cells::Wide(v) => (v.as_mut_ptr().cast(), Cells::WIDE),
+            Cells::Flags(f) => (f.as_mut_ptr().cast(), Cells::FLAGS),
         }
     }
 
@@ -208,6 +216,18 @@ impl Field {
             Cells::Flags(f) => f.len(),
         }
     }
+}
+
+/// The memory a memory (`map.field`, `level:field()`) of `cells` cells
+/// takes: a byte a cell.
+pub fn bound_memory(cells: usize) -> usize {
+    cells + crate::memory::FIXED
+}
+
+/// The memory a field's `table()` of a window of `cells` cells may use:
+/// its values (8 bytes a cell) or flags (1).
+pub fn bound_rows(cells: usize) -> usize {
+    9 * cells + crate::memory::FIXED
 }
 
 #[cfg(test)]

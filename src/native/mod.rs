@@ -259,6 +259,13 @@ impl NativeLevel {
     }
 }
 
+/// The memory `map.level` of a table or text of `cells` cells may use: the
+/// grid copied (a byte a cell, and the text's copy while it is read), its
+/// occupancy (a bit) and its things (8 bytes each, at most every cell).
+pub fn bound(cells: usize) -> usize {
+    11 * cells + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

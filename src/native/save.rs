@@ -492,6 +492,13 @@ fn read_meta(r: &mut In) -> Result<Level, String> {
     })
 }
 
+/// The memory `map.load` of `bytes` may use: a level is its terrain, bits
+/// and things again (at most twice the bytes), a field of flags a byte a
+/// saved bit with the bits read first (9 times the bytes).
+pub fn bound_load(bytes: usize) -> usize {
+    10 * bytes + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -85,7 +85,7 @@ fn is_separator(c: char) -> bool {
 impl Names {
     /// The bytes training on `chars` characters in `count` examples takes,
     /// at most.
-    pub fn bound(chars: usize, count: usize, order: usize) -> usize {
+    fn training_bytes(chars: usize, count: usize, order: usize) -> usize {
         // While one length is sorted (32 bytes an entry), the tables made
         // (a context 24, a follower 8); the characters, words and examples.
         (chars + count) * 32 * (order + 2) + chars * 8 + count * 48 + (1 << 16)
@@ -329,6 +329,14 @@ fn mask(length: usize) -> u128 {
     } else {
         (1u128 << (16 * length)) - 1
     }
+}
+
+/// The memory `map.names` on `count` examples of `chars` characters in
+/// all, at `order`, may use: the examples' strings as read (16 bytes each)
+/// and the training (the model's tables and, while one length is sorted,
+/// its entries).
+pub fn bound(chars: usize, count: usize, order: usize) -> usize {
+    Names::training_bytes(chars, count, order) + 16 * count + crate::memory::FIXED
 }
 
 #[cfg(test)]

@@ -111,7 +111,7 @@ impl Scheduler {
         }
         later(self.now, period)?;
         let grows = self.free.is_empty() && self.entries.len() == self.entries.capacity();
-        Ok(grows.then(|| crate::memory::bound_scheduler(self.entries.len() + 1)))
+        Ok(grows.then(|| bound(self.entries.len() + 1)))
     }
 
     /// Adds an actor whose turns come every `period` units, first at
@@ -447,6 +447,22 @@ fn simplest_between((a, b): (u128, u128), (c, d): (u128, u128)) -> Option<(u128,
     // 1 / (the simplest between d/rc and b/ra), ra = 0 making b/ra infinite.
     let (p, q) = simplest_between((d, rc), (b, ra))?;
     Some((whole.checked_mul(p)?.checked_add(q)?, p))
+}
+
+/// The memory a scheduler of `actors` actors may use
+/// (`map.scheduler(state, actors)`, or one grown by `add` to as many): each
+/// actor's entry, heap node and free slot; a vector's capacity is at most
+/// twice its length, and while it grows it holds the old block too
+/// (measured: at most 140 B an actor, 68 of them held).
+pub fn bound(actors: usize) -> usize {
+    4 * actors * BYTES_PER_ACTOR + crate::memory::FIXED
+}
+
+/// The memory a scheduler's `state()` may use: at most 80 bytes an actor,
+/// and the order of its actors (its heap's nodes copied and sorted, 32
+/// bytes each, then a slot each).
+pub fn bound_state(actors: usize) -> usize {
+    (80 + 40) * actors + crate::memory::FIXED
 }
 
 #[cfg(test)]

@@ -126,6 +126,13 @@ pub fn masks(grid: &Grid, tile: &Autotile) -> Vec<Option<u8>> {
     out
 }
 
+/// The memory `autotile` may use: the map's copy, the class (a byte a
+/// padded cell), the masks (2 bytes a cell), the rows they are pushed from
+/// (a `u64` a cell) and, on LuaJIT's route, the masks again as bytes.
+pub fn bound(size: (usize, usize)) -> usize {
+    13 * size.0 * size.1 + super::board::padded(size) + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -532,6 +532,26 @@ impl Limits {
     }
 }
 
+/// The cells of a `width` x `height` map with a ring of cells around it:
+/// the searches pad their copy so that no step needs a bounds test.
+pub fn padded((width, height): (usize, usize)) -> usize {
+    (width + 2) * (height + 2)
+}
+
+/// The bytes a search from `sources` sources over a map of `size` holds:
+/// its cells (a `u32` each, padded), and either the breadth-first queue (a
+/// `u32` an open cell or source) or, with costs, a `u64` distance and two
+/// `u32` links a padded cell. A part of the searching calls' bounds.
+pub fn search_bytes(size: (usize, usize), sources: usize, weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    let search = if weighted {
+        16 * padded(size)
+    } else {
+        4 * (cells + sources + 1)
+    };
+    4 * padded(size) + search
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

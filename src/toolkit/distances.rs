@@ -93,6 +93,27 @@ pub fn search_window(sources: &[Source], max: Option<i64>, size: (usize, usize))
         .unwrap_or_else(|| Rect::around(sources[0].pos, 0, size))
 }
 
+/// The memory `distances` from `sources` sources over a window of `size`
+/// may use (`weighted`: by Dijkstra's algorithm, for costs or start
+/// values): the window's copy, its closed cells and the `known` flags read
+/// (a byte each), the search, the sources as read and as board indices
+/// with their keys (56 bytes each), the distances (a `u64` a cell) and, on
+/// LuaJIT, the same again as bytes.
+pub fn bound(size: (usize, usize), sources: usize, weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    3 * cells
+        + super::board::search_bytes(size, sources, weighted)
+        + 56 * sources
+        + 16 * cells
+        + crate::memory::FIXED
+}
+
+/// The memory the sources of a search take as read (a position and a
+/// value, 24 bytes each), before the window they decide is known.
+pub fn bound_sources(sources: usize) -> usize {
+    24 * sources + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

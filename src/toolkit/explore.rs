@@ -71,6 +71,20 @@ pub fn explore_within(
     Some(path.expect("the search reached the target"))
 }
 
+/// The memory `explore` over a window of `size` may use: the map's copy,
+/// the known and avoided cells as read and as one closed mask (a byte
+/// each), the distances from the start, and the path to the frontier cell.
+pub fn bound(size: (usize, usize), weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    4 * cells + super::distances::bound(size, 1, weighted) + super::path::bound(size, weighted)
+}
+
+/// The memory `explore`'s avoided cells of a map of `size` take, read once
+/// for all its windows: a bit each.
+pub fn bound_avoided(size: (usize, usize)) -> usize {
+    (size.0 * size.1).div_ceil(64) * 8 + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -122,6 +122,18 @@ pub fn scaled(value: i64, factor: f64) -> f64 {
     }
 }
 
+/// The memory `flee` may use: `distances`' bound, then the rescan over its
+/// scaled values: the cells it may not enter (a byte a cell, then a byte a
+/// padded cell), a second board and Dijkstra's search, every reached cell
+/// as a source with its key (16 bytes) and the new distances (8).
+pub fn bound(size: (usize, usize), sources: usize, weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    super::distances::bound(size, sources, weighted)
+        + super::board::search_bytes(size, cells, true)
+        + 25 * cells
+        + super::board::padded(size)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -215,6 +215,13 @@ impl Scan<'_> {
     }
 }
 
+/// The memory `fov` over a window of `cells` cells may use: its copy, the
+/// visible flags, and on LuaJIT the flags as bytes (measured: 2 besides
+/// the copy).
+pub fn bound(cells: usize) -> usize {
+    4 * cells + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod floor_div_tests {
     use super::floor_div;

@@ -114,6 +114,21 @@ fn copy_window(cells: &Grid, area: Rect, w: Rect, out: &mut Grid) {
     *out = Grid::from_cells(w.w, w.h, bytes);
 }
 
+/// The memory `light`'s lights take as read: 48 bytes each (a `Light` and
+/// its slot).
+pub fn bound_lights(lights: usize) -> usize {
+    48 * lights + crate::memory::FIXED
+}
+
+/// The memory `light` may use on a map of `size` whose lights reach a
+/// rectangle of `area` cells, with `channels` channels (1, or 3 with
+/// colours): the result (a double a cell a channel), the area's cells, and
+/// a light's window and its field of view (each at most the area, a byte a
+/// cell).
+pub fn bound(size: (usize, usize), area: usize, channels: usize) -> usize {
+    8 * channels * size.0 * size.1 + 3 * area + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,6 +44,11 @@ fn nearest_below_ties(p: i128, q: i128) -> i64 {
     -((-num).div_euclid(den)) as i64
 }
 
+/// The memory a line of `cells` cells takes: two `i64` each.
+pub fn bound(cells: usize) -> usize {
+    16 * cells + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

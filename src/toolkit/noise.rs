@@ -363,6 +363,12 @@ fn simplex(p: &[u8; 512], x: f64, y: f64) -> f64 {
     70.0 * (corner(g0, x0, y0) + corner(g1, x1, y1) + corner(g2, x2, y2))
 }
 
+/// The memory `noise:grid` of `cells` cells may use: the values (a double
+/// each) and the coordinates of a row (at most as many).
+pub fn bound_grid(cells: usize) -> usize {
+    16 * cells + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -77,6 +77,11 @@ pub fn parse(text: &[u8], (width, height): (usize, usize)) -> Parsed {
     }
 }
 
+/// The memory `parse` of a map of `size` may use: its cells, copied once.
+pub fn bound(size: (usize, usize)) -> usize {
+    size.0 * size.1 + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

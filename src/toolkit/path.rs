@@ -105,6 +105,14 @@ pub fn too_far(from: Pos, to: Pos, goal_open: bool) -> NoPath {
     }
 }
 
+/// The memory `path` over a window of `size` may use: the window's copy,
+/// its closed cells and `known` flags, the search from the goal, and the
+/// path (a position, 16 bytes, for each of at most every cell).
+pub fn bound(size: (usize, usize), weighted: bool) -> usize {
+    let cells = size.0 * size.1;
+    3 * cells + super::board::search_bytes(size, 1, weighted) + 16 * cells + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -68,6 +68,13 @@ pub fn check_blocked(grid: &Grid, blocked: &ByteSet) -> Result<(), Unreachable> 
     }
 }
 
+/// The memory `reachable` may use: the map's copy, the flood's marks (a
+/// byte a padded cell) and its queue (a `u32` an open cell).
+pub fn bound(size: (usize, usize)) -> usize {
+    let cells = size.0 * size.1;
+    cells + super::board::padded(size) + 4 * (cells + 2) + crate::memory::FIXED
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,6 +103,14 @@ pub fn sample(grid: &Grid, count: usize, seed: i64, filter: &Filter) -> Result<V
         .collect())
 }
 
+/// The memory `sample` may use: the map's copy, the distances from `from`,
+/// the visible cells (a byte each), the candidates (a `u32` each) and the
+/// cells drawn (a position each, at most every cell).
+pub fn bound(size: (usize, usize)) -> usize {
+    let cells = size.0 * size.1;
+    super::distances::bound(size, 1, false) + 5 * cells + 16 * cells
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

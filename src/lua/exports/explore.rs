@@ -1,0 +1,217 @@
+//! `map.explore(m, known, x, y [, options])`: the path to the nearest
+//! frontier cell (walkable, not known, next to a known one), or nil and
+//! "explored"; `lvl:explore` on the level, `known` a table or a memory.
+//!
+//! It reads the map and `known` in windows around the start, from
+//! `EXPLORE_RADIUS` on, doubling until the answer is inside one or the
+//! window is the map (`explore_within`).
+
+use std::cell::OnceCell;
+use std::ffi::c_int;
+
+use crate::grid::{Grid, Pos, Rect};
+use crate::lua::shared::cells::{after_cell, cell, table_of_rows};
+use crate::lua::shared::level_method::level_method;
+use crate::lua::shared::search::{search_options, Search};
+use crate::lua::stack::call::function;
+use crate::lua::stack::replies::Positions;
+use crate::lua::stack::{Args, Export};
+use crate::memory;
+use crate::native::Bits;
+use crate::toolkit::board::Walk;
+use crate::toolkit::explore;
+
+pub const EXPORT: Export = Export {
+    name: "explore",
+    function: explore,
+    method: Some(level_explore),
+    #[cfg(feature = "luajit")]
+    helpers: &[("explore_cells", luajit::explore_cells)],
+};
+
+function!(explore, "map.explore", answer);
+
+level_method!(level_explore, "level:explore", |args, _| answer(args));
+
+/// The first radius `explore` reads around the start, before doubling it.
+pub const EXPLORE_RADIUS: usize = 16;
+
+/// The options of `explore`.
+const EXPLORE: &[&str] = &["avoid", "blocked", "cost", "diagonal"];
+
+/// `explore`'s answer, for a table or a level.
+fn answer(args: &Args) -> Result<Positions, String> {
+    let next = after_cell(args, 3);
+    args.at_most(next)?;
+    let size = args.map_size(1)?;
+    table_of_rows(args, 2, "known")?;
+    let start = cell(args, 3, ("x", "y"), "start", size)?;
+    let asked = asked(args, size, start, next)?;
+    let mut r = EXPLORE_RADIUS;
+    loop {
+        let window = asked.window(r);
+        let whole = window == Rect::whole(asked.size);
+        match found_in(&asked.read(args, window, None)?, window, whole, r) {
+            Some(found) => return Ok(Positions(found)),
+            None => r = r.saturating_mul(2),
+        }
+    }
+}
+
+/// What `explore` was asked, before anything proportional to the map is
+/// read: the map's size, the start, and the options.
+struct Asked {
+    size: (usize, usize),
+    start: Pos,
+    search: Search,
+    /// The cells `avoid` names, read at the first window and kept for the
+    /// larger ones (`Search::avoided_bits`), so that `avoid` is read once.
+    avoided: OnceCell<Bits>,
+}
+
+/// What `explore` reads of one window of the map: its cells, the cells
+/// `known` marks and `avoid` names in it, the start as a cell of it, and
+/// the walk.
+struct Window {
+    grid: Grid,
+    known: Vec<bool>,
+    avoided: Vec<bool>,
+    start: Pos,
+    walk: Walk,
+}
+
+/// `explore` from `start` on a map of `size`, its options at `options_at`.
+fn asked(
+    args: &Args,
+    size: (usize, usize),
+    start: Pos,
+    options_at: c_int,
+) -> Result<Asked, String> {
+    let search = search_options(args, options_at, EXPLORE)?;
+    Ok(Asked {
+        size,
+        start,
+        search,
+        avoided: OnceCell::new(),
+    })
+}
+
+impl Asked {
+    /// The window of the cells within `r` of the start along each axis.
+    fn window(&self, r: usize) -> Rect {
+        Rect::around(self.start, r, self.size)
+    }
+
+    /// The cells of `window` that `avoid` names, row-major (empty without
+    /// `avoid`).
+    fn avoided_in(&self, args: &Args, window: Rect) -> Result<Vec<bool>, String> {
+        if !self.search.avoids() {
+            return Ok(Vec::new());
+        }
+        if self.avoided.get().is_none() {
+            let bits = self.search.avoided_bits(args, self.size)?;
+            self.avoided.get_or_init(|| bits);
+        }
+        let bits = self.avoided.get().expect("just read");
+        let closed = self
+            .search
+            .limits_with(args, window, self.size.0, bits)?
+            .closed;
+        Ok(closed)
+    }
+
+    /// What the map at 1 and the known rows at 2 hold in `window` (or
+    /// `already_read`, the cells and known flags `luajit/tables.lua` has
+    /// read), after its memory bound is checked.
+    fn read(
+        &self,
+        args: &Args,
+        window: Rect,
+        already_read: Option<(Grid, Vec<bool>)>,
+    ) -> Result<Window, String> {
+        let weighted = self.search.walk.cost.is_some();
+        memory::check(explore::bound((window.w, window.h), weighted))?;
+        let avoided = self.avoided_in(args, window)?;
+        let (corner, size) = ((window.x, window.y), (window.w, window.h));
+        let (grid, known) = match already_read {
+            Some(read) => read,
+            None => {
+                let known = args.flags(2, "known", corner, size)?;
+                (args.window(1, corner, size, self.size.0)?, known)
+            }
+        };
+        Ok(Window {
+            grid,
+            known,
+            avoided,
+            start: window.inside(self.start),
+            walk: self.search.walk.clone(),
+        })
+    }
+}
+
+/// The answer `explore` finds in `window` (of radius `r`, or the whole
+/// map), as cells of the map; `None` to read a larger window.
+fn found_in(
+    e: &Window,
+    window: Rect,
+    whole: bool,
+    r: usize,
+) -> Option<Result<Vec<Pos>, String>> {
+    let max = (!whole).then(|| r as i64 - 1);
+    match explore::explore_within(&e.grid, &e.known, e.start, &e.walk, &e.avoided, max) {
+        Some(mut path) => {
+            path.iter_mut().for_each(|p| *p = window.outside(*p));
+            Some(Ok(path))
+        }
+        None if whole => Some(Err("explored".to_string())),
+        None => None,
+    }
+}
+
+#[cfg(feature = "luajit")]
+mod luajit {
+    use super::{asked, found_in};
+    use crate::grid::Rect;
+    use crate::input::{Arg, INTERNAL_ERROR};
+    use crate::lua::shared::route::{checked_cell, integer, packed, read_window, ANOTHER_WINDOW};
+    use crate::lua::stack::call::function;
+    use crate::lua::stack::replies::Positions;
+    use crate::lua::stack::{Args, Reply};
+
+    function!(
+        /// `explore` on the window of radius `r` that `luajit/tables.lua`
+        /// has read, as `(cells, window width, known flags (a byte a cell, 1
+        /// where known), width, height, window x, y, x, y, r, options)`: the
+        /// path as `packed` gives it; nil and "explored"; or false, to read
+        /// a larger window.
+        explore_cells,
+        "map.explore",
+        |args: &Args| {
+            let size = (integer(args, 4)?, integer(args, 5)?);
+            let start = checked_cell(args, 8, size)?;
+            let r = integer(args, 10)?;
+            let asked = asked(args, size, start, 11)?;
+            let window = asked.window(r);
+            // Its window is the start's, r and the map's size, all given
+            // as checked integers: only a bug makes it another.
+            let grid = read_window(args, 6, window).map_err(|e| match e.as_str() {
+                ANOTHER_WINDOW => format!("{INTERNAL_ERROR}: another window"),
+                _ => e,
+            })?;
+            let known = match args.get(3) {
+                Arg::Str(flags) if flags.len() == grid.cells().len() => {
+                    flags.iter().map(|&k| k == 1).collect()
+                }
+                _ => return Err(format!("{INTERNAL_ERROR}: bad known flags")),
+            };
+            let e = asked.read(args, window, Some((grid, known)))?;
+            let whole = window == Rect::whole(size);
+            Ok(match found_in(&e, window, whole, r) {
+                Some(Ok(path)) => Box::new(packed(&path)) as Box<dyn Reply>,
+                Some(Err(why)) => Box::new(Positions(Err(why))),
+                None => Box::new(false),
+            })
+        }
+    );
+}

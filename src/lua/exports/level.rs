@@ -1,0 +1,64 @@
+//! `map.level(m [, options])`, `map.level(text [, options])` or
+//! `map.level{generate's options, things =}`: a new level in native memory
+//! (its kind and methods: `natives/level.rs`).
+
+use std::ffi::c_int;
+
+use crate::grid::{byte_set, ByteSet};
+use crate::input::Arg;
+use crate::lua::shared::options::{read_options, string_option};
+use crate::lua::shared::params;
+use crate::lua::stack::call::function;
+use crate::lua::stack::{Args, Export, Fresh, Key};
+use crate::memory;
+use crate::native::{self, NativeLevel};
+use crate::toolkit::parse;
+
+pub const EXPORT: Export = Export {
+    name: "level",
+    function: level,
+    method: None,
+    #[cfg(feature = "luajit")]
+    helpers: &[],
+};
+
+function!(level, "map.level", |args: &Args| Ok(Fresh::new(level_of(args)?)));
+
+fn level_of(args: &Args) -> Result<NativeLevel, String> {
+    let is_map = args.is_table(1) && args.with_field(1, Key::Index(1), |a, top| a.is_table(top));
+    match args.get(1) {
+        Arg::Str(text) => {
+            args.at_most(2)?;
+            let things = things_option(args, 2)?;
+            let size = parse::size(text)?;
+            memory::check(native::bound(size.0 * size.1))?;
+            Ok(NativeLevel::with_things(
+                parse::parse(text, size).grid,
+                &things,
+            ))
+        }
+        Arg::Other("table") if is_map => {
+            args.at_most(2)?;
+            let things = things_option(args, 2)?;
+            let size = args.map_size(1)?;
+            let blocked = args.map_blocked(1)?;
+            memory::check(native::bound(size.0 * size.1))?;
+            let level = NativeLevel::with_things(args.grid(1, size)?, &things);
+            Ok(level.with_blocked(blocked))
+        }
+        _ => {
+            let (level, things) = params::level_with_things(args)?;
+            Ok(NativeLevel::from_level(level, &byte_set(things)))
+        }
+    }
+}
+
+/// The option `things` (a string of characters) in the table at `index`.
+fn things_option(args: &Args, index: c_int) -> Result<ByteSet, String> {
+    let mut things = byte_set(b"");
+    read_options(args, index, &["things"], |name, value| {
+        things = byte_set(string_option(name, value)?);
+        Ok(())
+    })?;
+    Ok(things)
+}

@@ -1,0 +1,215 @@
+//! Pushing `generate`'s level as a table: its rows, then its metadata
+//! (rooms with their exits and links, doors, `@`, `>`, items, vaults,
+//! placed things, `up`), as the pushers of `stack/push.rs` do (their
+//! contract).
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use std::ffi::c_int;
+
+use mlua::ffi::{self, lua_State};
+
+use crate::grid::Pos;
+use crate::level::Level;
+use crate::lua::stack::push::{make_room, push_pos, push_rows, push_slots, set_int, set_str};
+use crate::lua::stack::Reply;
+
+/// `generate`'s table.
+impl Reply for Level {
+    unsafe fn push_on(&self, l: *mut lua_State) -> c_int {
+        // SAFETY: the pushers' contract.
+        unsafe { push_level(l, self) }
+    }
+}
+
+/// # Safety
+/// The pushers' contract (`stack/push.rs`).
+pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
+    // SAFETY: `make_room` above made the slots it uses; each nested table is
+    // set in `map` before the next is made, and the keys above `map` are
+    // dropped before it is returned.
+    unsafe {
+        make_room(l, push_slots(&level.grid));
+        push_rows(l, &level.grid, 13);
+        let map = ffi::lua_gettop(l);
+        let k = Keys::push(l);
+        set_int(l, map, c"width", level.grid.width() as i64);
+        set_int(l, map, c"height", level.grid.height() as i64);
+        set_int(l, map, c"seed", level.seed);
+        ffi::lua_pushlstring(l, level.algorithm.as_ptr().cast(), level.algorithm.len());
+        ffi::lua_setfield(l, map, c"algorithm".as_ptr());
+        if let Some(blocked) = level.blocked() {
+            set_str(l, map, c"blocked", blocked);
+        }
+
+        ffi::lua_createtable(l, level.rooms.len() as c_int, 0);
+        for (i, room) in level.rooms.iter().enumerate() {
+            ffi::lua_createtable(l, 0, 6);
+            let t = ffi::lua_gettop(l);
+            for (key, v) in [(k.x, room.x), (k.y, room.y), (k.w, room.w), (k.h, room.h)] {
+                set_at(l, t, key, v as i64);
+            }
+            push_exits(l, &k, t, &level.exits.exits[i], &level.exits.links[i]);
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
+        ffi::lua_setfield(l, map, c"rooms".as_ptr());
+
+        ffi::lua_createtable(l, level.doors.len() as c_int, 0);
+        for (i, &door) in level.doors.iter().enumerate() {
+            k.push_pos(l, door, 0);
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
+        ffi::lua_setfield(l, map, c"doors".as_ptr());
+
+        k.push_pos(l, level.player, 0);
+        ffi::lua_setfield(l, map, c"player".as_ptr());
+        k.push_pos(l, level.stairs, 0);
+        ffi::lua_setfield(l, map, c"stairs".as_ptr());
+
+        ffi::lua_createtable(l, level.items.len() as c_int, 0);
+        for (i, item) in level.items.iter().enumerate() {
+            k.push_pos(l, item.pos, 1);
+            ffi::lua_pushlstring(l, [item.kind].as_ptr().cast(), 1);
+            ffi::lua_setfield(l, -2, c"kind".as_ptr());
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
+        ffi::lua_setfield(l, map, c"items".as_ptr());
+        push_design(l, map, level);
+        ffi::lua_settop(l, map);
+        1
+    }
+}
+
+/// The stack slots of the keys a level sets most (every room's and every
+/// position's), each string pushed once: setting a field from a slot with
+/// `lua_rawset` skips the lookup of its C string that `lua_setfield` makes
+/// on every call. (Fields go in the same order either way, so the tables
+/// are laid out the same.)
+struct Keys {
+    x: c_int,
+    y: c_int,
+    w: c_int,
+    h: c_int,
+    exits: c_int,
+    links: c_int,
+}
+
+impl Keys {
+    /// Pushes the keys.
+    ///
+    /// # Safety
+    /// The pushers' contract, with 6 slots free.
+    unsafe fn push(l: *mut lua_State) -> Keys {
+        // SAFETY: the caller made room for the 6 strings.
+        let slot = |key: &str| unsafe {
+            ffi::lua_pushlstring(l, key.as_ptr().cast(), key.len());
+            ffi::lua_gettop(l)
+        };
+        Keys {
+            x: slot("x"),
+            y: slot("y"),
+            w: slot("w"),
+            h: slot("h"),
+            exits: slot("exits"),
+            links: slot("links"),
+        }
+    }
+
+    /// Pushes `{x=, y=}` with room for `extra` more fields, as `push_pos`.
+    ///
+    /// # Safety
+    /// The pushers' contract, with three slots free.
+    unsafe fn push_pos(&self, l: *mut lua_State, p: Pos, extra: c_int) {
+        // SAFETY: the caller leaves room for the table, a key and a value.
+        unsafe {
+            ffi::lua_createtable(l, 0, 2 + extra);
+            let t = ffi::lua_gettop(l);
+            set_at(l, t, self.x, p.x as i64);
+            set_at(l, t, self.y, p.y as i64);
+        }
+    }
+}
+
+/// Sets the field whose key is in slot `key` of the table at `table` to `v`.
+///
+/// # Safety
+/// The pushers' contract, with two slots free, a table at `table` and a
+/// string at `key`.
+unsafe fn set_at(l: *mut lua_State, table: c_int, key: c_int, v: i64) {
+    // SAFETY: `table` is a fresh table on the stack (no metatable, so a raw
+    // set is the set) and `key` a string (this function's contract).
+    unsafe {
+        ffi::lua_pushvalue(l, key);
+        ffi::lua_pushinteger(l, v as ffi::lua_Integer);
+        ffi::lua_rawset(l, table);
+    }
+}
+
+/// A room's `exits` (`{x=, y=}` each) and `links` (1-based room indices),
+/// set in the room's table at `t`.
+///
+/// # Safety
+/// The pushers' contract, with a few slots free and a table at `t`.
+unsafe fn push_exits(l: *mut lua_State, k: &Keys, t: c_int, exits: &[Pos], links: &[u32]) {
+    // SAFETY: the caller made room for the nested tables (`push_slots`); `t` is
+    // the room's table.
+    unsafe {
+        ffi::lua_pushvalue(l, k.exits);
+        ffi::lua_createtable(l, exits.len() as c_int, 0);
+        for (i, &p) in exits.iter().enumerate() {
+            k.push_pos(l, p, 0);
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
+        ffi::lua_rawset(l, t);
+        ffi::lua_pushvalue(l, k.links);
+        ffi::lua_createtable(l, links.len() as c_int, 0);
+        for (i, &r) in links.iter().enumerate() {
+            ffi::lua_pushinteger(l, r as ffi::lua_Integer + 1);
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
+        ffi::lua_rawset(l, t);
+    }
+}
+
+/// The level's `vaults`, `placed` and (after `arrive`) `up`, set in the
+/// map's table at `map`.
+///
+/// # Safety
+/// The pushers' contract, with a few slots free and a table at `map`.
+unsafe fn push_design(l: *mut lua_State, map: c_int, level: &Level) {
+    // SAFETY: the caller made room for the nested tables (`push_slots`); `map`
+    // is the level's table.
+    unsafe {
+        ffi::lua_createtable(l, level.vaults.len() as c_int, 0);
+        for (i, v) in level.vaults.iter().enumerate() {
+            ffi::lua_createtable(l, 0, 6);
+            let t = ffi::lua_gettop(l);
+            for (key, n) in [
+                (c"index", v.index + 1),
+                (c"x", v.rect.x),
+                (c"y", v.rect.y),
+                (c"w", v.rect.w),
+                (c"h", v.rect.h),
+                (c"rotation", v.rotation as usize),
+            ] {
+                set_int(l, t, key, n as i64);
+            }
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
+        ffi::lua_setfield(l, map, c"vaults".as_ptr());
+
+        ffi::lua_createtable(l, level.placed.len() as c_int, 0);
+        for (i, p) in level.placed.iter().enumerate() {
+            push_pos(l, p.pos, 1);
+            ffi::lua_pushlstring(l, [p.char].as_ptr().cast(), 1);
+            ffi::lua_setfield(l, -2, c"char".as_ptr());
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
+        ffi::lua_setfield(l, map, c"placed".as_ptr());
+
+        if let Some(up) = level.up {
+            push_pos(l, up, 0);
+            ffi::lua_setfield(l, map, c"up".as_ptr());
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! What several exports share, above the stack (`stack/`) and below the
+//! exports (`exports/`) and natives (`natives/`): maps and cells among the
+//! arguments (`cells.rs`), options tables (`options.rs`), what every
+//! search is given (`search.rs`) and what `distances` and `flee` read
+//! (`searched.rs`), what the exports that look share (`sight.rs`),
+//! `generate`'s arguments (`params.rs`, with `vaults`, `arrive` and
+//! `place`: `design.rs`, and `rng = r`: `seed.rs`), `generate`'s table
+//! (`level_table.rs`), a level's methods (`level_method.rs`) and, on
+//! LuaJIT, what the route's helpers share (`route.rs`).
+
+pub mod cells;
+pub mod design;
+pub mod level_method;
+pub mod level_table;
+pub mod options;
+pub mod params;
+#[cfg(feature = "luajit")]
+pub mod route;
+pub mod search;
+pub mod searched;
+pub mod seed;
+pub mod sight;

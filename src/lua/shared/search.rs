@@ -1,0 +1,462 @@
+//! What every search is given: its sources, its options (avoid, blocked,
+//! cost, diagonal, factor, known, max), the limits they set over a window,
+//! and the window a search within `max` can reach.
+
+use std::ffi::c_int;
+
+use super::cells::field_position;
+use super::options::{cost_table, read_options, string_option};
+use crate::grid::{byte_set, Pos, Rect};
+use crate::input::{int_in, Arg, MAX_CELLS};
+use crate::lua::stack::{Args, Field, Key};
+use crate::memory;
+use crate::native::field::Field as NativeField;
+use crate::native::Bits;
+use crate::toolkit::board::{Limits, Source, Walk, MAX_START};
+use crate::toolkit::distances::{self, search_window};
+use crate::toolkit::flee::{DEFAULT_FACTOR, FACTORS};
+
+/// What a `sources` argument holds: one position, or an array of them.
+#[derive(Clone, Copy)]
+pub enum PositionsShape {
+    One,
+    Array(usize),
+}
+
+impl PositionsShape {
+    pub fn count(self) -> usize {
+        match self {
+            PositionsShape::One => 1,
+            PositionsShape::Array(n) => n,
+        }
+    }
+}
+
+/// The shape of the `sources` at `index`: one position `{x=, y=}` or a
+/// non-empty array of them, counted before any is read.
+fn sources_shape(args: &Args, index: c_int) -> Result<PositionsShape, String> {
+    const WHAT: &str = "sources must be a position {x=, y=} or a non-empty array of them";
+    if !args.is_table(index) {
+        return Err(format!("{WHAT}, got {}", args.get(index).type_name()));
+    }
+    let has = |field| args.with_field(index, Key::Field(field), |a, i| a.at(i)) != Arg::Missing;
+    if has(Field::X) || has(Field::Y) {
+        return Ok(PositionsShape::One);
+    }
+    // A nil entry before the length is named when the entries are read.
+    match args.length(index) {
+        0 => Err(format!("{WHAT}, got an empty table")),
+        n if n > MAX_CELLS => Err(format!("sources has more than {MAX_CELLS} positions")),
+        n => Ok(PositionsShape::Array(n)),
+    }
+}
+
+/// The positions of the `sources` at `index`, of the shape `shape`, each
+/// with its start value (its field `value`, 0 when absent).
+fn sources(
+    args: &Args,
+    index: c_int,
+    shape: PositionsShape,
+    width: usize,
+    height: usize,
+) -> Result<Vec<Source>, String> {
+    let mut out = Vec::with_capacity(shape.count());
+    each_position(
+        args,
+        index,
+        shape,
+        "sources",
+        (width, height),
+        |a, at, pos, name| {
+            let value = match a.with_field(at, Key::Field(Field::Value), |a, i| a.at(i)) {
+                Arg::Missing => 0,
+                v => match v.integer() {
+                    Some(i) if i.unsigned_abs() <= MAX_START as u64 => i,
+                    _ => {
+                        return Err(format!(
+                            "{}.value must be an integer with |value| <= 2^52, got {v}",
+                            name()
+                        ))
+                    }
+                },
+            };
+            out.push(Source { pos, value });
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// Each position of the `shape` at `index` (called `name` or `name[i]`
+/// in messages) on a `width` x `height` map, fed to `each` with the index
+/// of its table and its name.
+fn each_position(
+    args: &Args,
+    index: c_int,
+    shape: PositionsShape,
+    name: &str,
+    (width, height): (usize, usize),
+    mut each: impl FnMut(&Args, c_int, Pos, &dyn Fn() -> String) -> Result<(), String>,
+) -> Result<(), String> {
+    let count = match shape {
+        PositionsShape::One => {
+            let named = || name.to_string();
+            let pos = field_position(args, index, &named, width, height)?;
+            return each(args, index, pos, &named);
+        }
+        PositionsShape::Array(n) => n,
+    };
+    (1..=count).try_for_each(|i| {
+        args.with_field(index, Key::Index(i), |a, top| {
+            let named = || format!("{name}[{i}]");
+            if !a.is_table(top) {
+                return Err(format!(
+                    "{} must be a position {{x=, y=}}, got {}",
+                    named(),
+                    a.at(top).type_name()
+                ));
+            }
+            let pos = field_position(a, top, &named, width, height)?;
+            each(a, top, pos, &named)
+        })
+    })
+}
+
+/// The options of `distances` and `path`, and of `flee` (with `factor`).
+pub const DISTANCES: &[&str] = &["avoid", "blocked", "cost", "diagonal", "known", "max"];
+pub const FLEE: &[&str] = &[
+    "avoid", "blocked", "cost", "diagonal", "factor", "known", "max",
+];
+
+/// What the options of a function that walks say, read before anything
+/// proportional to the map: the walk, `max`, `factor`, and the shapes of
+/// `avoid` and `known`, whose cells `limits` reads once the memory bound
+/// is checked.
+pub struct Search {
+    pub walk: Walk,
+    pub max: Option<i64>,
+    pub factor: f64,
+    /// The options table's argument index, and whether `avoid` (of what
+    /// shape) and `known` were given.
+    options_at: c_int,
+    avoid: Option<PositionsShape>,
+    known: bool,
+    /// A level's occupied cells are closed (`{occupied = true}`).
+    occupied: bool,
+}
+
+/// `accepted`, and on a level `occupied` too, in order.
+pub fn with_occupied(args: &Args, accepted: &[&'static str]) -> Vec<&'static str> {
+    let mut names = accepted.to_vec();
+    if args.is_method() {
+        names.push("occupied");
+        names.sort_unstable();
+    }
+    names
+}
+
+/// The walk the map at argument 1 asks for: its `blocked` (`#` if it
+/// says nothing), in one step.
+pub fn map_walk(args: &Args) -> Result<Walk, String> {
+    let mut walk = Walk::new();
+    if let Some(chars) = args.map_blocked(1)? {
+        walk.blocked = byte_set(chars);
+    }
+    Ok(walk)
+}
+
+/// The options at `index` of a function that walks: those of `accepted`
+/// (sorted) among avoid, blocked, cost, diagonal, factor, known and max.
+pub fn search_options(
+    args: &Args,
+    index: c_int,
+    accepted: &[&'static str],
+) -> Result<Search, String> {
+    let mut search = Search {
+        walk: map_walk(args)?,
+        max: None,
+        factor: DEFAULT_FACTOR,
+        options_at: index,
+        avoid: None,
+        known: false,
+        occupied: false,
+    };
+    let mut cost_at = None;
+    let on_level = with_occupied(args, accepted);
+    read_options(args, index, &on_level, |name, value| {
+        match name {
+            "blocked" => search.walk.blocked = byte_set(string_option(name, value)?),
+            "diagonal" => match value {
+                Arg::Bool(b) => search.walk.diagonal = b,
+                other => return Err(format!("diagonal must be a boolean, got {other}")),
+            },
+            "max" => search.max = Some(int_in(name, value, 0, i64::MAX)?),
+            "factor" => search.factor = factor(value)?,
+            "avoid" => {
+                let shape = args.with_field(index, Key::Field(Field::Avoid), avoid_shape)?;
+                search.avoid = Some(shape);
+            }
+            "occupied" => match value {
+                Arg::Bool(b) => search.occupied = b,
+                other => return Err(format!("occupied must be a boolean, got {other}")),
+            },
+            "known" if matches!(value, Arg::Other("table")) => search.known = true,
+            "known" if args.is_method() && known_is_field(args, index) => search.known = true,
+            "known" => {
+                return Err(format!(
+                    "known must be a table of rows, got {}",
+                    value.type_name()
+                ))
+            }
+            _ => cost_at = Some(value),
+        }
+        Ok(())
+    })?;
+    if let Some(value) = cost_at {
+        if !matches!(value, Arg::Other("table")) {
+            return Err(format!(
+                "cost must be a table from characters to integers, got {}",
+                value.type_name()
+            ));
+        }
+        let costs = args.with_field(index, Key::Field(Field::Cost), cost_table)?;
+        search.walk.cost = Some(Box::new(costs));
+    }
+    Ok(search)
+}
+
+impl Search {
+    /// The limits of a search over `window` of a map of `size`: the cells
+    /// of the window that an `avoid` entry names or that `known` does not
+    /// mark, row-major (empty when neither was given), and `max`. Every
+    /// `avoid` entry is checked against the whole map; `known` is read
+    /// only over the window.
+    pub fn limits(
+        &self,
+        args: &Args,
+        window: Rect,
+        size: (usize, usize),
+    ) -> Result<Limits, String> {
+        let mut closed = Vec::new();
+        if self.avoid.is_some() {
+            closed = vec![false; window.w * window.h];
+            self.each_avoided(args, size, |p| {
+                if window.contains(p) {
+                    let q = window.inside(p);
+                    closed[(q.y - 1) * window.w + q.x - 1] = true;
+                }
+            })?;
+        }
+        self.close_unknown(args, window, closed)
+    }
+
+    /// Each cell an `avoid` entry names (none without `avoid`), every
+    /// entry checked against the whole map of `size`.
+    fn each_avoided(
+        &self,
+        args: &Args,
+        size: (usize, usize),
+        mut each: impl FnMut(Pos),
+    ) -> Result<(), String> {
+        let Some(shape) = self.avoid else {
+            return Ok(());
+        };
+        args.with_field(self.options_at, Key::Field(Field::Avoid), |a, top| {
+            each_position(a, top, shape, "avoid", size, |_, _, p, _| {
+                each(p);
+                Ok(())
+            })
+        })
+    }
+
+    /// Whether `occupied` was given true, which is then left to the
+    /// caller (`level:steps` tracks its own moves).
+    pub fn take_occupied(&mut self) -> bool {
+        std::mem::take(&mut self.occupied)
+    }
+
+    /// `known`, when given as a field (checked against a map of `size`).
+    pub fn known_field<'a>(
+        &self,
+        args: &'a Args,
+        size: (usize, usize),
+    ) -> Result<Option<&'a NativeField>, String> {
+        if !self.known {
+            return Ok(None);
+        }
+        let field = args.with_field(self.options_at, Key::Field(Field::Known), |a, top| {
+            a.native_ref::<NativeField>(top)
+        });
+        match field {
+            Some(f) if f.size != size => Err(format!(
+                "known is a field of {}x{}, the level is {}x{}",
+                f.size.0, f.size.1, size.0, size.1
+            )),
+            Some(f) if !f.is_flags() => {
+                Err("known must be a field of flags (fov, a memory), got a field of values".into())
+            }
+            other => Ok(other),
+        }
+    }
+
+    /// The cells of `window` that the table `known` marks, row-major.
+    pub fn known_in(&self, args: &Args, window: Rect) -> Result<Vec<bool>, String> {
+        args.with_field(self.options_at, Key::Field(Field::Known), |a, top| {
+            a.flags(top, "known", (window.x, window.y), (window.w, window.h))
+        })
+    }
+
+    /// Whether `known` was given.
+    pub fn knows(&self) -> bool {
+        self.known
+    }
+
+    /// Whether `avoid` was given.
+    pub fn avoids(&self) -> bool {
+        self.avoid.is_some()
+    }
+
+    /// The cells of a map of `size` that `avoid` names, a bit each,
+    /// row-major: `avoid` read once, for a caller that reads several
+    /// windows (`explore`), after its memory bound is checked. The bitset
+    /// is the native level's (`native::Bits`), so that `tests/memory.rs`
+    /// measures the one this holds.
+    pub fn avoided_bits(&self, args: &Args, size: (usize, usize)) -> Result<Bits, String> {
+        memory::check(crate::toolkit::explore::bound_avoided(size))?;
+        let mut bits = Bits::new(size.0 * size.1);
+        self.each_avoided(args, size, |p| bits.set((p.y - 1) * size.0 + p.x - 1, true))?;
+        Ok(bits)
+    }
+
+    /// `limits` over `window` of a map `size` wide whose avoided cells
+    /// `bits` holds (`avoided_bits`).
+    pub fn limits_with(
+        &self,
+        args: &Args,
+        window: Rect,
+        width: usize,
+        bits: &Bits,
+    ) -> Result<Limits, String> {
+        let mut closed = Vec::with_capacity(window.w * window.h);
+        for y in window.y - 1..window.y - 1 + window.h {
+            let row = y * width + window.x - 1;
+            closed.extend((row..row + window.w).map(|i| bits.get(i)));
+        }
+        self.close_unknown(args, window, closed)
+    }
+
+    /// The limits from `closed` (the avoided cells of `window`, or empty)
+    /// and the cells of `window` that `known` does not mark.
+    fn close_unknown(
+        &self,
+        args: &Args,
+        window: Rect,
+        mut closed: Vec<bool>,
+    ) -> Result<Limits, String> {
+        if self.known {
+            let known = args.with_field(self.options_at, Key::Field(Field::Known), |a, top| {
+                a.flags(top, "known", (window.x, window.y), (window.w, window.h))
+            })?;
+            closed.resize(known.len(), false);
+            closed.iter_mut().zip(known).for_each(|(c, k)| *c |= !k);
+        }
+        if self.occupied {
+            let level = args
+                .level_at(1)
+                .expect("occupied is an option of levels only");
+            closed.resize(window.w * window.h, false);
+            for (c, p) in closed.iter_mut().zip(window.cells()) {
+                *c |= level.occupied(p);
+            }
+        }
+        Ok(Limits {
+            closed,
+            max: self.max,
+        })
+    }
+}
+
+/// Whether `known` in the options table at `options_at` is a field.
+fn known_is_field(args: &Args, options_at: c_int) -> bool {
+    args.with_field(options_at, Key::Field(Field::Known), |a, top| {
+        a.native_ref::<NativeField>(top).is_some()
+    })
+}
+
+/// `avoid`, at `index`: one position or an array of them, maybe empty.
+fn avoid_shape(args: &Args, index: c_int) -> Result<PositionsShape, String> {
+    if !args.is_table(index) {
+        return Err(format!(
+            "avoid must be a position {{x=, y=}} or an array of them, got {}",
+            args.at(index).type_name()
+        ));
+    }
+    let has = |field| args.with_field(index, Key::Field(field), |a, i| a.at(i)) != Arg::Missing;
+    if has(Field::X) || has(Field::Y) {
+        return Ok(PositionsShape::One);
+    }
+    match args.length(index) {
+        n if n > MAX_CELLS => Err(format!("avoid has more than {MAX_CELLS} positions")),
+        n => Ok(PositionsShape::Array(n)),
+    }
+}
+
+/// `flee`'s `factor`: a number from -10 to -0.1.
+fn factor(value: Arg) -> Result<f64, String> {
+    let (lo, hi) = FACTORS;
+    let x = match value {
+        Arg::Int(i) => i as f64,
+        Arg::Float(x) => x,
+        _ => f64::NAN,
+    };
+    if (lo..=hi).contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!(
+            "factor must be a number from {lo} to {hi}, got {value}"
+        ))
+    }
+}
+
+/// What `search_args` reads of `distances` and `flee`: the map's size,
+/// the window a search within `max` can reach, the sources (as cells of
+/// the window) and the options.
+pub struct SearchArgs {
+    pub window: Rect,
+    pub sources: Vec<Source>,
+    pub search: Search,
+}
+
+/// The memory bound of a search over a window of a size, from some
+/// sources, by Dijkstra's algorithm or not.
+pub type SearchBound = fn((usize, usize), usize, bool) -> usize;
+
+/// The sources at `at.0` and the options at `at.1` (`accepted`) of a
+/// search over a map of `size`, checked, and its memory bound (`bound`)
+/// over the window `search_window` gives, before anything proportional to
+/// the map is read.
+pub fn search_args(
+    args: &Args,
+    size: (usize, usize),
+    (sources_at, options_at): (c_int, c_int),
+    accepted: &[&'static str],
+    bound: SearchBound,
+) -> Result<SearchArgs, String> {
+    let shape = sources_shape(args, sources_at)?;
+    let search = search_options(args, options_at, accepted)?;
+    memory::check(distances::bound_sources(shape.count()))?;
+    let mut sources = sources(args, sources_at, shape, size.0, size.1)?;
+    let window = search_window(&sources, search.max, size);
+    let first = sources[0].value;
+    let keyed = search.walk.cost.is_some() || sources.iter().any(|s| s.value != first);
+    memory::check(bound((window.w, window.h), sources.len(), keyed))?;
+    sources.retain(|s| window.contains(s.pos));
+    for s in &mut sources {
+        s.pos = window.inside(s.pos);
+    }
+    Ok(SearchArgs {
+        window,
+        sources,
+        search,
+    })
+}
