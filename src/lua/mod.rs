@@ -142,7 +142,7 @@ unsafe extern "C-unwind" fn luaopen_map(state: *mut lua_State) -> c_int {
 
 fn open(lua: &Lua) -> mlua::Result<Table> {
     silence_panics();
-    let upvalues = Upvalues::new(lua)?;
+    let upvalues = stack::upvalues(lua)?;
     let module = lua.create_table()?;
     let functions: Vec<Method> = EXPORTS.iter().map(|e| (e.name, e.function)).collect();
     upvalues.register(lua, &module, &functions)?;

@@ -27,6 +27,11 @@ function!(autotile, "map.autotile", answer);
 
 level_method!(level_autotile, "level:autotile", |args, _| answer(args));
 
+/// What the LuaJIT route's answer holds for a cell of no class (its masks
+/// and ranks are below it).
+#[cfg(feature = "luajit")]
+pub const NO_CLASS: u16 = u16::MAX;
+
 /// `autotile`'s answer, for a table or a level.
 fn answer(args: &Args) -> Result<Rows, String> {
     let (grid, tile) = asked(args)?;
@@ -100,7 +105,7 @@ mod luajit {
     function!(
         /// `autotile` on a map `luajit/tables.lua` has read, as `(cells,
         /// width, options)`: one native-endian `u16` per cell, the mask or
-        /// rank, or `u16::MAX` for a cell of no class.
+        /// rank, or `NO_CLASS` for a cell of no class.
         autotile_cells,
         "map.autotile",
         |args: &Args| {
@@ -110,7 +115,7 @@ mod luajit {
             let masks = autotile::masks(&cells.grid(), &tile);
             Ok(masks
                 .iter()
-                .flat_map(|m| m.map_or(u16::MAX, u16::from).to_ne_bytes())
+                .flat_map(|m| m.map_or(super::NO_CLASS, u16::from).to_ne_bytes())
                 .collect::<Vec<u8>>())
         }
     );

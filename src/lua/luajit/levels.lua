@@ -15,6 +15,7 @@ local CH, split = shared.CH, shared.split
 -- (name, f) -> f wrapped as luajit.lua says.
 local helpers = route.c
 local guard = helpers.guard
+local LEVEL_FIELDS = route.LEVEL_FIELDS
 
 local c_parse = map.parse
 -- (...) -> cells (row-major, one string), width, height, seed, algorithm,
@@ -84,7 +85,7 @@ end
 -- from `numbers` (which this frame keeps alive) from index 0.
 local function level(cells, w, h, seed, algorithm, numbers)
   local f = ffi_cast(u32s, numbers)
-  local m = new_tab(h, 13)
+  local m = new_tab(h, LEVEL_FIELDS)
   split(m, cells, w, h)
   m.width = w
   m.height = h

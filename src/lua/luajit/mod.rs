@@ -34,9 +34,11 @@ mod mirror;
 mod natives;
 mod toolbox;
 
+use super::exports::autotile::NO_CLASS;
 use super::exports::explore::EXPLORE_RADIUS;
 use super::natives::rng::MAX_FILL;
 use super::natives::scheduler::{INDEX, SLOTS};
+use super::shared::level_table::FIELDS as LEVEL_FIELDS;
 use super::stack::args::PROBE_LIMIT;
 use super::stack::block::{kinds, Block, BLOCK_CDEF, CHARS};
 use super::stack::call::function;
@@ -145,6 +147,8 @@ fn set_constants(lua: &Lua, route: &Table) -> mlua::Result<()> {
     route.set("MAX_SEED", MAX_SEED as f64)?;
     route.set("MAX_COORDINATE", MAX_COORDINATE)?;
     route.set("EXPLORE_RADIUS", EXPLORE_RADIUS)?;
+    route.set("NO_CLASS", NO_CLASS)?;
+    route.set("LEVEL_FIELDS", LEVEL_FIELDS)?;
     route.set("MIN_SPEED", MIN_SPEED)?;
     route.set("MAX_SPEED", MAX_SPEED)?;
     route.set("MAX_FILL", MAX_FILL)?;

@@ -67,8 +67,8 @@ local path_cells = helpers.path_cells
 local explore_cells = helpers.explore_cells
 -- (cells, width, count, options) -> sample's positions.
 local sample_cells = helpers.sample_cells
-local EXPLORE_RADIUS = route.EXPLORE_RADIUS
--- (cells, width, options) -> one uint16 per cell, the mask, or 65535 for a
+local EXPLORE_RADIUS, NO_CLASS = route.EXPLORE_RADIUS, route.NO_CLASS
+-- (cells, width, options) -> one uint16 per cell, the mask, or NO_CLASS for a
 -- cell of no class; raises autotile's errors for the options.
 local autotile_cells = helpers.autotile_cells
 local MAX_CELLS = route.MAX_CELLS
@@ -267,7 +267,7 @@ if ffi then
       local row = new_tab(w, 0)
       for x = 1, w do
         local v = d[k + x]
-        if v ~= 65535 then row[x] = v else row[x] = false end
+        if v ~= NO_CLASS then row[x] = v else row[x] = false end
       end
       out[y] = row
       k = k + w

@@ -14,6 +14,11 @@ use crate::level::Level;
 use crate::lua::stack::push::{make_room, push_pos, push_rows, push_slots, set_int, set_str};
 use crate::lua::stack::Reply;
 
+/// The fields of `generate`'s table besides its rows (`width`, `height`,
+/// `seed`, `algorithm`, `blocked`, `rooms`, `doors`, `player`, `stairs`,
+/// `items`, `vaults`, `placed`, `up`): room made for them at once.
+pub const FIELDS: c_int = 13;
+
 /// `generate`'s table.
 impl Reply for Level {
     unsafe fn push_on(&self, l: *mut lua_State) -> c_int {
@@ -30,7 +35,7 @@ pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
     // dropped before it is returned.
     unsafe {
         make_room(l, push_slots(&level.grid));
-        push_rows(l, &level.grid, 13);
+        push_rows(l, &level.grid, FIELDS);
         let map = ffi::lua_gettop(l);
         let k = Keys::push(l);
         set_int(l, map, c"width", level.grid.width() as i64);

@@ -155,7 +155,7 @@ unsafe fn push_protected<R: Reply>(state: *mut lua_State, name: &str, reply: R) 
 /// # Safety
 /// Called only by `push_protected`'s `lua_pcall`, its one argument a light
 /// userdata pointing to a live `Reply`.
-pub(super) unsafe extern "C-unwind" fn push_reply(state: *mut lua_State) -> c_int {
+pub unsafe extern "C-unwind" fn push_reply(state: *mut lua_State) -> c_int {
     // SAFETY: `push_protected` passes a pointer to its `&dyn Reply`, alive
     // and not mutated until the `pcall` returns.
     let reply = unsafe { *ffi::lua_touserdata(state, 1).cast::<&dyn Reply>() };

@@ -16,6 +16,9 @@ pub mod push;
 pub mod replies;
 pub mod upvalues;
 
+use mlua::ffi;
+use mlua::Lua;
+
 pub use args::{Args, Field, Key};
 pub use block::{Fresh, Native};
 pub use call::{call, Reply};
@@ -30,4 +33,26 @@ pub struct Export {
     pub method: Option<mlua::ffi::lua_CFunction>,
     #[cfg(feature = "luajit")]
     pub helpers: &'static [Method],
+}
+
+/// The upvalues every function holds, made once: the field names the
+/// readers look up, `push_reply` with its own (the row maker and the
+/// natives' table) and the natives' table.
+pub fn upvalues(lua: &Lua) -> mlua::Result<upvalues::Upvalues> {
+    let field_names = lua.create_sequence_from(Field::ALL.iter().map(|f| f.name()))?;
+    let natives = lua.create_table()?;
+    let row: mlua::Function = lua.load(push::ROW_CHUNK).set_name("=map/row").eval()?;
+    // SAFETY: `push_protected` calls it through `lua_pcall`; its upvalues
+    // are the field names (unused), the row maker (`ROW`) and the natives'
+    // table (`NATIVES`), for the pushers of new natives.
+    let push_reply: mlua::Function = unsafe {
+        lua.exec_raw((field_names.clone(), row, natives.clone()), |l| {
+            ffi::lua_pushcclosure(l, call::push_reply, 3)
+        })?
+    };
+    Ok(upvalues::Upvalues {
+        field_names,
+        push_reply,
+        natives,
+    })
 }

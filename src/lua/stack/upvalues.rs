@@ -1,14 +1,11 @@
 //! What every function of the module holds as its upvalues, made once when
-//! the module opens, so that no call needs to allocate to reach them.
+//! the module opens (`stack::upvalues`), so that no call needs to allocate
+//! to reach them: where each is, and setting a function with them.
 
 use std::ffi::c_int;
 
 use mlua::ffi;
 use mlua::{Lua, Table};
-
-use super::args::Field;
-use super::call::push_reply;
-use super::push::ROW_CHUNK;
 
 /// A C function by the name Lua sees it under.
 pub type Method = (&'static str, ffi::lua_CFunction);
@@ -24,33 +21,14 @@ pub const NATIVES: c_int = ffi::lua_upvalueindex(3);
 /// Upvalue 2 of `push_reply`: the row maker (`push::ROW_CHUNK`).
 pub const ROW: c_int = ffi::lua_upvalueindex(2);
 
-/// The three upvalues, once made.
+/// The three upvalues, once made (`stack::upvalues`).
 pub struct Upvalues {
-    field_names: Table,
-    push_reply: mlua::Function,
+    pub field_names: Table,
+    pub push_reply: mlua::Function,
     pub natives: Table,
 }
 
 impl Upvalues {
-    pub fn new(lua: &Lua) -> mlua::Result<Upvalues> {
-        let field_names = lua.create_sequence_from(Field::ALL.iter().map(|f| f.name()))?;
-        let natives = lua.create_table()?;
-        let row: mlua::Function = lua.load(ROW_CHUNK).set_name("=map/row").eval()?;
-        // SAFETY: `push_protected` calls it through `lua_pcall`; its
-        // upvalues are the field names (unused), the row maker (`ROW`) and
-        // the natives' table (`NATIVES`), for the pushers of new natives.
-        let push: mlua::Function = unsafe {
-            lua.exec_raw((field_names.clone(), row, natives.clone()), |l| {
-                ffi::lua_pushcclosure(l, push_reply, 3)
-            })?
-        };
-        Ok(Upvalues {
-            field_names,
-            push_reply: push,
-            natives,
-        })
-    }
-
     /// Sets each of `functions` in `table`, as a closure over the upvalues.
     pub fn register(&self, lua: &Lua, table: &Table, functions: &[Method]) -> mlua::Result<()> {
         for &(name, function) in functions {
