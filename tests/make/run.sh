@@ -16,8 +16,8 @@ MAKE=${MAKE:-make}
 dir=$(mktemp -d /tmp/map-make-test.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 build="$dir/lib/lua"
-# The installed library of each flavour and cargo's output it comes from.
-flavours=("5.4 target/lua54/release/libmap.so" "5.1 target/luajit/release/libmap.so")
+# Cargo's output that each flavour's installed library (BUILD/<v>/map.so) comes from.
+declare -A cargo_out=([5.4]=target/lua54/release/libmap.so [5.1]=target/luajit/release/libmap.so)
 
 fail() { echo "tests/make: $*" >&2; exit 1; }
 mtime() { stat -c %Y "$1"; }
@@ -27,33 +27,33 @@ build_all() {
 }
 
 build_all
-for f in "${flavours[@]}"; do
-  set -- $f
+for v in 5.4 5.1; do
+  set -- "$v" "${cargo_out[$v]}"
   cmp -s "$build/$1/map.so" "$2" || fail "make did not install $2 as $build/$1/map.so"
 done
 
 # 1. Different, and newer than every source: replaced.
-for f in "${flavours[@]}"; do
-  set -- $f
+for v in 5.4 5.1; do
+  set -- "$v" "${cargo_out[$v]}"
   printf 'stale' >>"$build/$1/map.so"
   touch "$build/$1/map.so"
 done
 build_all
-for f in "${flavours[@]}"; do
-  set -- $f
+for v in 5.4 5.1; do
+  set -- "$v" "${cargo_out[$v]}"
   cmp -s "$build/$1/map.so" "$2" ||
     fail "$build/$1/map.so, newer than the sources but not cargo's $2, was kept by make"
 done
 
 # 2. The same bytes, an old time stamp: left alone.
-for f in "${flavours[@]}"; do
-  set -- $f
+for v in 5.4 5.1; do
+  set -- "$v" "${cargo_out[$v]}"
   touch -d '2001-01-01 00:00:00' "$build/$1/map.so"
 done
 old=$(mtime "$build/5.4/map.so")
 build_all
-for f in "${flavours[@]}"; do
-  set -- $f
+for v in 5.4 5.1; do
+  set -- "$v" "${cargo_out[$v]}"
   cmp -s "$build/$1/map.so" "$2" || fail "$build/$1/map.so is not cargo's $2"
   [ "$(mtime "$build/$1/map.so")" = "$old" ] ||
     fail "make copied $2 over an equal $build/$1/map.so (its time stamp changed)"
