@@ -36,6 +36,7 @@ pub const GENERATOR: Generator = Generator {
     min_height: 3,
     options: &[DEPTH, MIN_SIZE, MAX_RATIO_OPTION, DOORS, LOOPS],
     terrain: &super::ROCK,
+    hides: true,
     carve: layout,
 };
 

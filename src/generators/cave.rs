@@ -22,6 +22,7 @@ pub const GENERATOR: Generator = Generator {
     min_height: 3,
     options: &[FILL, MAX_FRONTIER],
     terrain: &super::ROCK,
+    hides: true,
     carve: layout,
 };
 

@@ -43,6 +43,7 @@ pub const GENERATOR: Generator = Generator {
     min_height: 3,
     options: &[PROBABILITY, GENERATIONS],
     terrain: &super::ROCK,
+    hides: true,
     carve,
 };
 

@@ -38,6 +38,7 @@ pub const GENERATOR: Generator = Generator {
     min_height: 3,
     options: &[BRAID],
     terrain: &super::ROCK,
+    hides: true,
     carve,
 };
 

@@ -57,6 +57,8 @@ pub const GENERATOR: Generator = Generator {
     min_height: 3,
     options: &[SCALE, OCTAVES, WATER_SHARE, MOUNTAINS, FOREST_SHARE],
     terrain: &TERRAIN,
+    // Nothing on it blocks the sight `place` uses (`#` and `+`).
+    hides: false,
     carve,
 };
 

@@ -15,6 +15,7 @@ pub const GENERATOR: Generator = Generator {
     min_height: MIN_ROOM_HEIGHT + 2,
     options: &[ROOMS, DOORS, LOOPS],
     terrain: &super::ROCK,
+    hides: true,
     carve: layout,
 };
 

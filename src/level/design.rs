@@ -9,7 +9,7 @@
 use super::place::{Placement, MAX_ENTRIES, MAX_PLACED};
 use super::tunnels::Digger;
 use super::vaults::{self, Stamped, Template, Vault, MAX_COPIES, MAX_TEMPLATES};
-use crate::generators::Layout;
+use crate::generators::{Generator, Layout};
 use crate::grid::{Grid, Pos, DOOR, FLOOR, PLAYER, STAIRS};
 use crate::input::INTERNAL_ERROR;
 use crate::memory;
@@ -57,6 +57,25 @@ impl Design {
     /// Whether any of them asks for anything.
     pub fn is_empty(&self) -> bool {
         self.vaults.is_empty() && self.arrive.is_none() && self.place.is_empty()
+    }
+
+    /// An error when an entry of `place` asks `algorithm` for hidden cells
+    /// (`hidden = true` and a `count`) and it does not declare that its
+    /// levels hide any from `@` (`Generator::hides`): refused before
+    /// anything is made, rather than "only 0 ... hidden from @" after.
+    pub fn check_hidden(&self, algorithm: &Generator) -> Result<(), String> {
+        if algorithm.hides {
+            return Ok(());
+        }
+        match self.place.iter().position(|p| p.hidden && p.count > 0) {
+            Some(i) => Err(format!(
+                "place[{}].hidden applies only to algorithms that hide cells from @, not to \"{}\" \
+                 (its levels may keep every cell in sight)",
+                i + 1,
+                algorithm.name
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The checks that take them together, and the size of the map.

@@ -216,6 +216,16 @@ fn generate_with(params: &Params, with_exits: bool) -> Result<Level, String> {
         ));
     }
     let algorithm = chosen(params.algorithm)?;
+    generate_by(algorithm, params, with_exits)
+}
+
+/// `generate_with` by `algorithm`, whether the registry lists it or not (a
+/// test's own generator).
+fn generate_by(
+    algorithm: &'static Generator,
+    params: &Params,
+    with_exits: bool,
+) -> Result<Level, String> {
     foreign_options(algorithm, params)?;
     let (width, height) = input::size(
         params.width,
@@ -227,6 +237,7 @@ fn generate_with(params: &Params, with_exits: bool) -> Result<Level, String> {
     let opts = checked(algorithm, params, width.min(height))?;
     // What cannot be asked of the algorithm at all, before how it is asked.
     off_rock(algorithm, &params.design)?;
+    params.design.check_hidden(algorithm)?;
     params.design.check(width, height)?;
     memory::check(bound(width * height) + params.design.bound(width * height))?;
     build(

@@ -3,9 +3,13 @@
 //! pipeline. (The generators' files test their carving alone: `generators/`
 //! never uses `level/`.)
 
-use super::{generate, Params};
-use crate::grid::{Pos, WALL};
+use super::place::Placement;
+use super::{generate, generate_by, Params};
+use crate::generators::testing::{check_generator, hidden_floor, run, HIDDEN_MIN_SIZE};
+use crate::generators::{Generator, Layout, Options, ROCK};
+use crate::grid::{Grid, Pos, Rect, FLOOR, WALL};
 use crate::input::Arg;
+use crate::rng::Rng;
 use crate::toolkit::board::{Walk, UNREACHED};
 use crate::toolkit::distances::distances;
 use crate::toolkit::reach;
@@ -124,4 +128,102 @@ fn max_frontier_and_fill_change_the_cave() {
     let p = cave_params(80, 50, 5).with(b"fill", Arg::Float(0.9));
     let dense = generate(&p).unwrap().grid;
     assert_eq!(dense.cells().iter().filter(|&&c| c != WALL).count(), 3370);
+}
+
+/// An open generator of this test's own, not in the registry: the whole
+/// interior one room, `@` at its centre, every cell in its sight. So it
+/// does not declare that it hides.
+const ARENA: Generator = Generator {
+    name: "arena",
+    doc: "one open room, the whole interior",
+    min_width: 4,
+    min_height: 3,
+    options: &[],
+    terrain: &ROCK,
+    hides: false,
+    carve: arena,
+};
+
+fn arena(grid: &mut Grid, _: &Options, _: &mut Rng) -> Result<Layout, String> {
+    let (w, h) = (grid.width(), grid.height());
+    let room = Rect::new(2, 2, w - 2, h - 2);
+    for p in room.cells() {
+        grid.set(p, FLOOR);
+    }
+    Ok(Layout {
+        rooms: vec![room],
+        player: Pos {
+            x: w.div_ceil(2),
+            y: h.div_ceil(2),
+        },
+        stairs: None,
+    })
+}
+
+fn entry(char: u8, count: usize, min: usize, hidden: bool) -> Placement {
+    Placement {
+        char,
+        count,
+        min,
+        hidden,
+    }
+}
+
+#[test]
+fn an_open_generator_keeps_the_contract_without_hiding_and_refuses_place_hidden() {
+    // The contract but the hidden floor, which it does not declare: it
+    // hides nothing, and would break it if it declared it.
+    check_generator(&ARENA);
+    let (grid, layout) = run(arena, HIDDEN_MIN_SIZE, 1, &Options::default());
+    assert_eq!(hidden_floor(&grid, &layout), 0);
+    let claiming = Generator {
+        hides: true,
+        ..ARENA
+    };
+    assert!(std::panic::catch_unwind(|| check_generator(&claiming)).is_err());
+
+    // Through the pipeline: `place` without `hidden`, or hidden with no
+    // cell asked, is taken; `hidden` with a count is refused by name.
+    for seed in 0..20 {
+        let mut params = Params::new(Arg::Int(60), Arg::Int(30), Arg::Int(seed));
+        params.design.place = vec![entry(b'M', 5, 10, false), entry(b'k', 0, 0, true)];
+        let level = generate_by(&ARENA, &params, true).unwrap();
+        assert_eq!(level.algorithm, "arena");
+        assert_eq!(level.placed.len(), 5);
+        assert_eq!(reach::check(&level.grid), Ok(()), "seed {seed}");
+        params.design.place.push(entry(b'g', 2, 0, true));
+        assert_eq!(
+            generate_by(&ARENA, &params, true).unwrap_err(),
+            "place[3].hidden applies only to algorithms that hide cells from @, not to \"arena\" \
+             (its levels may keep every cell in sight)"
+        );
+    }
+}
+
+#[test]
+fn place_hidden_is_taken_by_the_generators_that_hide_and_refused_by_the_others() {
+    for algorithm in crate::generators::LIST {
+        let mut params = Params {
+            algorithm: Arg::Str(algorithm.name.as_bytes()),
+            ..Params::new(Arg::Int(80), Arg::Int(40), Arg::Int(3))
+        };
+        params.design.place = vec![entry(b'M', 3, 0, true)];
+        match generate(&params) {
+            Ok(level) => {
+                assert!(algorithm.hides, "{}", algorithm.name);
+                assert_eq!(level.placed.len(), 3);
+            }
+            Err(e) => {
+                assert!(!algorithm.hides, "{}: {e}", algorithm.name);
+                assert_eq!(
+                    e,
+                    format!(
+                        "place[1].hidden applies only to algorithms that hide cells from @, \
+                         not to \"{}\" (its levels may keep every cell in sight)",
+                        algorithm.name
+                    )
+                );
+            }
+        }
+    }
 }
