@@ -75,7 +75,6 @@ use map::grid::{byte_set, ByteSet, Grid, Pos, Rect, FLOOR, PLAYER};
 use map::input::Arg;
 use map::level::place::Placement;
 use map::level::{generate, Level, Params};
-use map::memory;
 use map::native::field::{Field, Value};
 use map::native::save::{self, Saved, FIELD_MAGIC, MAGIC, VERSION};
 use map::native::{Bits, NativeLevel, Thing, UP};
