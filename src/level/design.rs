@@ -2,7 +2,7 @@
 //! `vaults` (hand-drawn templates, `vaults.rs`), `arrive` (where `@` comes
 //! down from the level above) and `place` (a game's own things,
 //! `place.rs`). They are tables, so they are not in the registry of
-//! options; the binding reads them (`lua/design.rs`) with the checks each
+//! options; the binding reads them (`lua/shared/design.rs`) with the checks each
 //! part makes (`Template::new`, `Placement::new`), and `check` here makes
 //! the checks that need them all, or the map's size.
 

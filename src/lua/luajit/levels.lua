@@ -12,7 +12,7 @@ local map, route, rules, shared = ...
 local select, type, ipairs = select, type, ipairs
 local new_tab = require("table.new")
 local CH, split = shared.CH, shared.split
--- (name, f) -> f wrapped as luajit.lua says.
+-- (name, f) -> f wrapped as tables.lua says.
 local helpers = route.c
 local guard = helpers.guard
 local LEVEL_FIELDS = route.LEVEL_FIELDS

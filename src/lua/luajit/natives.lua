@@ -12,7 +12,7 @@
 --
 -- Every other call goes to the C method, which checks and answers it
 -- with its own message: these functions take their route only for
--- arguments they have fully checked, as luajit.lua's wrappers do. A value
+-- arguments they have fully checked, as tables.lua's wrappers do. A value
 -- is read in place only after the C side has checked it is a live level
 -- or field (`native_block`, once per value, kept in a weak table) and its
 -- block still holds its value (a finalized one's is cleared: it goes to
@@ -270,7 +270,8 @@ end
 -- method takes: the values made by one FFI call into a buffer of doubles,
 -- the rows built from it in Lua; anything else, and a freed noise, to the
 -- C method. The sizes and the origin are checked as the C method checks
--- them (noise.rs: sizes >= 1, at most MAX_CELLS cells; |x0|, |y0| <= 2^53).
+-- them (natives/noise.rs: sizes >= 1, at most MAX_CELLS cells; |x0|, |y0|
+-- <= 2^53).
 local c_noise_grid = noise_methods.grid
 local MAX_CELLS = route.MAX_CELLS
 local is_size, is_coordinate = rules.is_size, rules.is_coordinate

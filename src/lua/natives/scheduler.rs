@@ -3,7 +3,7 @@
 //! (toolbox/scheduler.rs), over slots; the actors, any Lua values, are in
 //! two tables in the userdata's user value (slot -> actor, actor -> slot),
 //! read raw, so that no metamethod of an actor ever runs. An actor is
-//! written into them in the push step (toolbox.rs), before the queue takes
+//! written into them in the push step (`Added`), before the queue takes
 //! it.
 
 #![deny(unsafe_op_in_unsafe_fn)]

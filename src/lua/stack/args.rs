@@ -167,7 +167,7 @@ impl Args {
     }
 
     /// Runs `f` with the call's state, for a raw read the readers here do
-    /// not cover (a scheduler's tables, toolbox.rs). `f` must leave the
+    /// not cover (a scheduler's tables, natives/scheduler.rs). `f` must leave the
     /// stack as it found it, allocate nothing and raise nothing.
     pub fn with_raw<R>(&self, f: impl FnOnce(*mut lua_State) -> R) -> R {
         f(self.state)

@@ -199,7 +199,7 @@ impl<T: Native> Reply for Fresh<T> {
 /// nothing else can fail, and the value is moved into it.
 ///
 /// # Safety
-/// The pushers' contract (push.rs).
+/// The pushers' contract (`push.rs`).
 pub unsafe fn push_native<T: Native>(l: *mut lua_State, fresh: &Fresh<T>) -> c_int {
     // SAFETY: the userdata has `Block::SIZE` bytes, aligned for a pointer;
     // `lua_rawgeti` and `lua_setmetatable` allocate nothing. A collection

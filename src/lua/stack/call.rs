@@ -79,8 +79,8 @@ thread_local! {
 /// Only `state` and the moved-out reply live in this frame when `raise` jumps.
 ///
 /// # Safety
-/// `state` is the state of a Lua call to one of `EXPORTS` (or of
-/// `luajit.rs`'s functions), whose frame this is: `raise` jumps out of it.
+/// `state` is the state of a Lua call to a function of the module (or of
+/// the LuaJIT route's helpers), whose frame this is: `raise` jumps out of it.
 pub unsafe fn call<R: Reply>(
     state: *mut lua_State,
     name: &str,
@@ -133,7 +133,7 @@ unsafe fn push_protected<R: Reply>(state: *mut lua_State, name: &str, reply: R) 
     }
     // Only `message` may be alive here: `raise` frees it before it jumps.
     // Running out of stack reads the same whichever check met it (and on
-    // either interpreter: see luajit.lua).
+    // either interpreter: see luajit/guard.rs).
     // SAFETY: the failed `pcall` left its error value on top, which
     // `read::message` copies; `base` is at or below the top.
     let why = unsafe { args::message(state) };
