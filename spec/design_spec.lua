@@ -330,7 +330,7 @@ describe("place", function()
   for _, algorithm in ipairs(map.ALGORITHMS) do
     -- An open world (not carved from rock) hides little from sight that
     -- stops at # and +: there, min alone.
-    local hidden = map.describe(algorithm).blocked == "#" or nil
+    local hidden = map.describe(algorithm).hides or nil
     it(algorithm .. ": min and hidden hold by the reference walk and sight (40 levels)", function()
       local placed = 0
       for seed = 1, 40 do

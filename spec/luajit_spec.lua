@@ -1,6 +1,6 @@
 -- The table routes, on both interpreters: on LuaJIT, new_map, generate,
 -- render, reachable, fov and distances build and read tables in Lua
--- (src/lua/luajit.lua) and fall back to the C functions for anything they do
+-- (src/lua/luajit/tables.lua) and fall back to the C functions for anything they do
 -- not take; on Lua 5.4 the C functions do it all. Either way the results and
 -- the messages must be the same, including once LuaJIT has compiled the
 -- loops; the toolkit's results hash to one digest on both.

@@ -574,7 +574,8 @@ fn native_calls_stay_within_their_bounds() {
         checks.push(("level of text".into(), peak, native::bound(cells)));
         let (_, peak) = peak_of(|| Field::memory((w, h)));
         checks.push(("memory".into(), peak, field::bound_memory(cells)));
-        let bytes = save::save(&level);
+        let (bytes, peak) = peak_of(|| save::save(&level));
+        checks.push(("save a level".into(), peak, save::bound(&level)));
         let (_, peak) = peak_of(|| save::load_saved(&bytes).unwrap());
         checks.push(("load a level".into(), peak, save::bound_load(bytes.len())));
         let whole = Rect::whole((w, h));
@@ -584,7 +585,8 @@ fn native_calls_stay_within_their_bounds() {
             Field::flags((w, h), whole, vec![true; cells]),
         ];
         for f in &fields {
-            let bytes = save::save_field(f);
+            let (bytes, peak) = peak_of(|| save::save_field(f));
+            checks.push(("save a field".into(), peak, save::field_bound(f)));
             let (_, peak) = peak_of(|| save::load_saved(&bytes).unwrap());
             checks.push(("load a field".into(), peak, save::bound_load(bytes.len())));
             let (_, peak) = peak_of(|| (f.values_in(whole), f.flags_in(whole)));

@@ -279,6 +279,7 @@
 ---@field min_height integer
 ---@field chars string its terrain's characters (`".#"`; the overworld's `"~.\"^="`), before `@`, `>`, items, doors and placed things
 ---@field blocked string those that block walking, `#` always among them: a level's `blocked` where more than `"#"`
+---@field hides boolean whether it leaves floor out of `@`'s sight, which `place`'s `hidden = true` needs (the overworld does not)
 ---@field options map.OptionDescription[] its options, in a fixed order
 ---@field design map.DesignDescription[] the options it takes as tables: `vaults`, `arrive`, `place` (off rock, where `blocked` is more than `"#"`: `place`)
 

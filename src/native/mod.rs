@@ -54,6 +54,13 @@ impl Bits {
 
     /// The bits of `flags`, in order.
     pub fn from_flags(flags: &[bool]) -> Bits {
+        Bits {
+            words: flags.chunks(64).map(Bits::word).collect(),
+        }
+    }
+
+    /// The word of up to 64 `flags`, the first on its lowest bit.
+    pub fn word(flags: &[bool]) -> u64 {
         // Eight flags (bytes 0 or 1) gathered into a byte by one multiply:
         // byte i lands on bit 56 + i, and no two products share a bit.
         let byte = |eight: &[bool]| {
@@ -61,16 +68,11 @@ impl Bits {
             b.iter_mut().zip(eight).for_each(|(b, &f)| *b = u8::from(f));
             (u64::from_le_bytes(b).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
         };
-        let word = |chunk: &[bool]| {
-            let mut w = [0u8; 8];
-            w.iter_mut()
-                .zip(chunk.chunks(8))
-                .for_each(|(w, c)| *w = byte(c));
-            u64::from_le_bytes(w)
-        };
-        Bits {
-            words: flags.chunks(64).map(word).collect(),
-        }
+        let mut w = [0u8; 8];
+        w.iter_mut()
+            .zip(flags.chunks(8))
+            .for_each(|(w, c)| *w = byte(c));
+        u64::from_le_bytes(w)
     }
 
     pub fn get(&self, i: usize) -> bool {

@@ -312,10 +312,10 @@ pub fn save_field(field: &Field) -> Vec<u8> {
         match &field.cells {
             Cells::Narrow(v) => v.iter().for_each(|n| out.0.extend(n.to_le_bytes())),
             Cells::Wide(v) => v.iter().for_each(|n| out.0.extend(n.to_le_bytes())),
-            Cells::Flags(f) => Bits::from_flags(f)
-                .words()
-                .iter()
-                .for_each(|w| out.0.extend(w.to_le_bytes())),
+            // Word by word: no copy of the bits beside the output.
+            Cells::Flags(f) => f
+                .chunks(64)
+                .for_each(|c| out.0.extend(Bits::word(c).to_le_bytes())),
         }
     })
 }

@@ -36,8 +36,8 @@ impl Reply for Description {
     }
 }
 
-/// `map.describe`'s table: `{name, doc, min_width, min_height, options,
-/// design}`, `options` an array of `{name, type, min, max, open_min,
+/// `map.describe`'s table: `{name, doc, min_width, min_height, blocked,
+/// chars, hides, options, design}`, `options` an array of `{name, type, min, max, open_min,
 /// default, default_text, doc}` in the order the algorithm checks them,
 /// `items` last; `design` the options every algorithm takes as tables
 /// (`vaults`, `arrive`, `place`), each `{name, type = "table", shape, doc}`.
@@ -49,13 +49,15 @@ unsafe fn push_description(l: *mut lua_State, algorithm: &Generator) -> c_int {
     // set in `t` before the next is made.
     unsafe {
         make_room(l, 8);
-        ffi::lua_createtable(l, 0, 8);
+        ffi::lua_createtable(l, 0, 9);
         let t = ffi::lua_gettop(l);
         set_str(l, t, c"name", algorithm.name);
         set_str(l, t, c"doc", algorithm.doc);
         set_int(l, t, c"min_width", algorithm.min_width as i64);
         set_int(l, t, c"min_height", algorithm.min_height as i64);
         set_str(l, t, c"blocked", algorithm.terrain.blocked);
+        ffi::lua_pushboolean(l, c_int::from(algorithm.hides));
+        ffi::lua_setfield(l, t, c"hides".as_ptr());
         let chars = algorithm.terrain.chars;
         ffi::lua_pushlstring(l, chars.as_ptr().cast(), chars.len());
         ffi::lua_setfield(l, t, c"chars".as_ptr());
