@@ -6,54 +6,47 @@
 --   LUA_CPATH='DIR/build/lib/lua/5.1/?.so'     luajit bench/versus.lua LABEL
 --   lua5.4 bench/versus.lua --table FILE
 --
--- The first two print one line: the interpreter, the label, then µs per
--- call of generate(60, 20, seed), render(generate(60, 20, seed)) (W1),
--- render of a generated map, generate_text(60, 20, seed) and the pure-Lua
--- W1 (bench/baseline.lua), by bench/measure.lua's method (BENCH_ROUNDS,
--- BENCH_ROUND_S); seeds 1..5000. The third prints, per interpreter, each
--- label's median over the lines of FILE and, in brackets, their range.
+-- The first two print a line per workload: the interpreter, the label, the
+-- workload and its µs per call, by bench/measure.lua's method (BENCH_ROUNDS,
+-- BENCH_ROUND_S), tab-separated: generate(60, 20, seed),
+-- render(generate(60, 20, seed)) (W1) and the pure-Lua W1
+-- (bench/baseline.lua), seeds 1..5000; then calls a game makes often, of
+-- every layer of the binding (a table function, a level's method and
+-- property, a source's and a noise's, the LuaJIT route's). The third
+-- prints, per interpreter, each workload's median over the lines of FILE
+-- for each label and, in brackets, their range.
 
 if arg[1] == "--table" then
-  local rows, order, interps = {}, {}, {}
+  local rows, workloads, labels, interps, seen = {}, {}, {}, {}, {}
   for line in io.lines(arg[2]) do
-    local interp, label, rest = line:match("^(%S+) (%S+) (.*)$")
+    local interp, label, workload, us = line:match("^([^\t]+)\t([^\t]+)\t([^\t]+)\t([^\t]+)$")
     if interp then
-      local key = interp .. " " .. label
-      if not rows[key] then
-        rows[key] = {}
-        order[#order + 1] = { interp = interp, label = label, key = key }
-        if not interps[interp] then
-          interps[interp] = true
-          interps[#interps + 1] = interp
+      for list, v in pairs({ [interps] = interp, [labels] = label, [workloads] = workload }) do
+        if not seen[list] then seen[list] = {} end
+        if not seen[list][v] then
+          seen[list][v] = true
+          list[#list + 1] = v
         end
       end
-      local v = {}
-      for x in rest:gmatch("%S+") do v[#v + 1] = tonumber(x) end
-      v[6] = v[5] / v[2] -- W1 against pure Lua, within the process
-      table.insert(rows[key], v)
+      local key = interp .. "\t" .. label .. "\t" .. workload
+      rows[key] = rows[key] or {}
+      table.insert(rows[key], tonumber(us))
     end
   end
-  local function cell(list, k)
-    local xs = {}
-    for i, v in ipairs(list) do xs[i] = v[k] end
+  local function cell(xs)
+    if not xs then return "—" end
     table.sort(xs)
     local n = #xs
     local median = n % 2 == 1 and xs[(n + 1) / 2] or (xs[n / 2] + xs[n / 2 + 1]) / 2
-    local f = k == 6 and "%.2fx" or "%.2f"
-    return string.format(f .. " (" .. f .. "-" .. f .. ")", median, xs[1], xs[n])
+    return ("%.3f (%.3f-%.3f)"):format(median, xs[1], xs[n])
   end
   for _, interp in ipairs(interps) do
-    io.write("\n### ", interp, "\n\n")
-    io.write("| build | rounds | generate | render(generate) | render | generate_text | pure-Lua W1 ",
-      "| W1 vs pure Lua |\n")
-    io.write("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
-    for _, o in ipairs(order) do
-      if o.interp == interp then
-        local list = rows[o.key]
-        local cells = {}
-        for k = 1, 6 do cells[k] = cell(list, k) end
-        io.write(string.format("| %s | %d | %s |\n", o.label, #list, table.concat(cells, " | ")))
-      end
+    io.write("\n### ", interp, "\n\n| workload | ", table.concat(labels, " | "), " |\n|", (" --- |"):rep(1),
+      (" ---: |"):rep(#labels), "\n")
+    for _, workload in ipairs(workloads) do
+      local cells = {}
+      for i, label in ipairs(labels) do cells[i] = cell(rows[interp .. "\t" .. label .. "\t" .. workload]) end
+      io.write("| ", workload, " | ", table.concat(cells, " | "), " |\n")
     end
   end
   return
@@ -71,14 +64,43 @@ local function seed(i) return (i - 1) % SEEDS + 1 end
 
 local maps = {}
 for s = 1, 100 do maps[s] = map.generate(60, 20, s) end
+local m = map.generate(80, 50, 7)
+local text, d = map.render(m), map.distances(m, m.player)
+local lvl = map.level { width = 200, height = 100, seed = 3 }
+local big = map.level { width = 1000, height = 1000, seed = 3, algorithm = "cave" }
+local p, dl = lvl.player, lvl:distances(lvl.player)
+local movers = {}
+for i = 1, 20 do movers[i] = { x = p.x, y = p.y } end
+local r, n = map.rng(1), map.noise { seed = 1 }
 
-local r = M.measure({
-  { name = "generate", fn = function(i) return #map.generate(60, 20, seed(i)) end },
-  { name = "W1", fn = function(i) return #map.render(map.generate(60, 20, seed(i))) end },
-  { name = "render", fn = function(i) return #map.render(maps[(i - 1) % 100 + 1]) end },
-  { name = "generate_text", fn = function(i) return #map.generate_text(60, 20, seed(i)) end },
-  { name = "baseline W1", fn = function(i) return #B.render(B.generate(60, 20, seed(i))) end },
-}, M.ROUNDS)
+-- Each workload's name and function; the function returns a number.
+local WORKLOADS = {
+  { "generate(60, 20)", function(i) return #map.generate(60, 20, seed(i)) end },
+  { "W1: render(generate(60, 20))", function(i) return #map.render(map.generate(60, 20, seed(i))) end },
+  { "pure-Lua W1", function(i) return #B.render(B.generate(60, 20, seed(i))) end },
+  { "render(60x20)", function(i) return #map.render(maps[(i - 1) % 100 + 1]) end },
+  { "generate_text(60, 20)", function(i) return #map.generate_text(60, 20, seed(i)) end },
+  { "new_map(60, 20)", function() return #map.new_map(60, 20) end },
+  { "parse(80x50 text)", function() return #map.parse(text) end },
+  { "line, 70 cells", function() return #map.line(1, 1, 70, 40) end },
+  { "path(80x50)", function() return #map.path(m, m.player, m.stairs) end },
+  { "distances(80x50)", function() return #map.distances(m, m.player) end },
+  { "fov(80x50, r 8)", function() return #map.fov(m, m.player, 8) end },
+  { "step(80x50)", function() return (map.step(m, d, m.stairs)) or 0 end },
+  { "lvl:get", function() return #lvl:get(p) end },
+  { "lvl:fov(r 8), 1000x1000", function() return big:fov(big.player, 8).width end },
+  { "lvl:steps, 20 movers", function()
+    for k = 1, 20 do movers[k].x, movers[k].y = p.x, p.y end
+    return lvl:steps(dl, movers)
+  end },
+  { "lvl.width", function() return lvl.width end },
+  { "lvl.player", function() return lvl.player.x end },
+  { "r:random(6)", function() return r:random(6) end },
+  { "n:get(x, y)", function() return n:get(1.5, 2.5) end },
+}
 
-io.write(string.format("%s %s %.3f %.3f %.3f %.3f %.3f\n", jit and "luajit" or "lua5.4", arg[1] or "?",
-  r.generate, r.W1, r.render, r.generate_text, r["baseline W1"]))
+local interp, label = jit and "luajit" or "lua5.4", arg[1] or "?"
+for _, w in ipairs(WORKLOADS) do
+  local us = M.measure({ { name = w[1], fn = w[2] } }, M.ROUNDS)[w[1]]
+  io.write(("%s\t%s\t%s\t%.4f\n"):format(interp, label, w[1], us))
+end

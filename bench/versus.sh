@@ -40,7 +40,7 @@ for ((r = 0; r < rounds; r++)); do
   done
 done
 
-echo "## Builds side by side: generate, render, generate_text at 60x20 (bench/versus.sh)"
+echo "## Builds side by side: generate at 60x20 and the calls a game makes often (bench/versus.sh)"
 echo
 echo "- $(lua5.4 -v 2>&1 | head -1 | sed 's/  Copyright.*//'); $(luajit -v 2>&1 | head -1 | sed 's/ -- Copyright.*//')"
 echo "- date: $(date -u +%Y-%m-%dT%H:%MZ), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

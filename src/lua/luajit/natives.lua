@@ -99,8 +99,8 @@ end
 
 level_methods.set = function(self, ...)
   local n = select("#", ...)
-  local ch = select(n, ...)
-  if n >= 2 and type(ch) == "string" and #ch == 1 then
+  local ch = n >= 2 and select(n, ...)
+  if type(ch) == "string" and #ch == 1 then
     local b, i = level_cell(self, n - 1, ...)
     if b then
       b.cells[i] = byte(ch)
