@@ -157,7 +157,8 @@ describe("hostile options of every algorithm (from map.describe)", function()
           local message = ("option %s applies only to algorithm%s %s"):format(name, #takers == 1 and "" or "s",
             word_list(quoted(takers)))
           for _, entry in ipairs(GENERATING) do
-            local ok, err = pcall(with_options(entry), { width = 30, height = 12, algorithm = algorithm, [name] = value })
+            local ok, err = pcall(with_options(entry), { width = 30, height = 12, algorithm = algorithm,
+              [name] = value })
             assert.is_false(ok)
             assert.are.equal(("%s: %s"):format(entry.label, message), err)
           end
@@ -232,7 +233,9 @@ describe("the natives of every kind (map.METHODS)", function()
       assert.is_true(#map.METHODS[kind] >= 1)
       assert.is_true(#(objects[kind] or {}) >= 1, kind .. ": no sample object")
       for _, object in ipairs(objects[kind]) do
-        for _, name in ipairs(map.METHODS[kind]) do assert.are.equal("function", type(object[name]), kind .. ":" .. name) end
+        for _, name in ipairs(map.METHODS[kind]) do
+          assert.are.equal("function", type(object[name]), kind .. ":" .. name)
+        end
       end
     end)
   end

@@ -2,14 +2,15 @@
 -- mask of its neighbours in the class (a blob tile's index, or 8 or 4
 -- bits), as rows (options: chars, edge, index, mode).
 local map = require "map"
-local cases = require "spec.hostile_cases"
 
 local bad = {}
 local function add(message, call) bad[#bad + 1] = { "map.autotile: " .. message, call } end
 add("options must be a table, got number", function(f) return map.autotile(f.small, 5) end)
-add('unknown option "colour" (options: chars, edge, index, mode)', function(f) return map.autotile(f.small, { colour = 1 }) end)
+add('unknown option "colour" (options: chars, edge, index, mode)',
+  function(f) return map.autotile(f.small, { colour = 1 }) end)
 add('mode must be "blob", "8" or "4", got string "x"', function(f) return map.autotile(f.small, { mode = "x" }) end)
-add("chars must be a non-empty string of characters, got 5", function(f) return map.autotile(f.small, { chars = 5 }) end)
+add("chars must be a non-empty string of characters, got 5",
+  function(f) return map.autotile(f.small, { chars = 5 }) end)
 add("edge must be a boolean, got 1", function(f) return map.autotile(f.small, { edge = 1 }) end)
 add("index must be a boolean, got 1", function(f) return map.autotile(f.small, { index = 1 }) end)
 add('index applies only to mode "blob"', function(f) return map.autotile(f.small, { mode = "4", index = true }) end)
@@ -48,7 +49,7 @@ return {
     end,
     big = "map.autotile's cases: the level's cells are held natively, the masks are the same table",
     memory = { kind = "rows", call = function(s) return s.lvl:autotile({ chars = ".#" }) end },
-    reference = { spec = "spec/level_spec.lua", bench = {
+    reference = { spec = "spec/autotile_spec.lua", bench = {
       setup = function() return map.level(map.generate { width = 80, height = 50, seed = 1 }) end,
       run = function(lvl) return #lvl:autotile() end,
       lua = function(lvl) return #require("spec.reference.autotile").autotile(lvl:table()) end,

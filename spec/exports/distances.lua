@@ -63,7 +63,8 @@ add('unknown option "factor" (options: avoid, blocked, cost, diagonal, known, ma
 -- Bad start values.
 cases.append(bad, cases.start_values("map.distances", function(f, sources) return map.distances(f.small, sources) end))
 -- A bad m.blocked.
-add("m.blocked must be a string of characters, got number", function() return map.distances(cases.blocked_map(5), P) end)
+add("m.blocked must be a string of characters, got number",
+  function() return map.distances(cases.blocked_map(5), P) end)
 add("m.blocked must be a string of characters, got table",
   function() return map.distances(cases.blocked_map({ "#" }), P) end)
 

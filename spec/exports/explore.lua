@@ -19,7 +19,8 @@ add("known[2] must be a table or nil, got number", function(f) return map.explor
 add("avoid[1] must be a position {x=, y=}, got number",
   function(f) return map.explore(f.small, {}, 2, 2, { avoid = { 1 } }) end)
 add("expected at most 5 arguments, got 6", function(f) return map.explore(f.small, {}, 2, 2, {}, 1) end)
-add("m.blocked must be a string of characters, got number", function() return map.explore(cases.blocked_map(5), {}, 1, 1) end)
+add("m.blocked must be a string of characters, got number",
+  function() return map.explore(cases.blocked_map(5), {}, 1, 1) end)
 
 return {
   samples = {
@@ -74,6 +75,6 @@ return {
     end,
     big = "map.explore's cases: the level's cells are held natively, the path is the same table",
     memory = "map.explore's: a path, the same table from a level",
-    reference = { spec = "spec/level_spec.lua", bench = "bench/level.lua" },
+    reference = { spec = "spec/explore_spec.lua", bench = "bench/level.lua" },
   },
 }

@@ -9,7 +9,8 @@ return {
   },
   bad = {
     { "map.field: width must be an integer >= 1, got 0", function() return map.field(0, 5) end },
-    { "map.field: width*height must be at most 4000000 cells, got 5000x5000", function() return map.field(5000, 5000) end },
+    { "map.field: width*height must be at most 4000000 cells, got 5000x5000",
+      function() return map.field(5000, 5000) end },
     { "map.field: width must be an integer >= 1, got 1.5", function() return map.field(1.5, 2) end },
   },
   storm = function() return map.field(30, 20) end,

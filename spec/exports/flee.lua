@@ -20,7 +20,8 @@ for _, case in ipairs({ { 0, "0" }, { -0.05, "-0.05" }, { -10.5, "-10.5" }, { 1,
   add("factor must be a number from -10 to -0.1, got " .. case[2],
     function(f) return map.flee(f.small, P, { factor = case[1] }) end)
 end
-add("m.blocked must be a string of characters, got number", function() return map.flee(cases.blocked_map(5), { x = 1, y = 1 }) end)
+add("m.blocked must be a string of characters, got number",
+  function() return map.flee(cases.blocked_map(5), { x = 1, y = 1 }) end)
 
 -- The options a level's flee is compared with its table function's under.
 local function options(m, rand, p)

@@ -44,9 +44,12 @@ for _, case in ipairs({ { 5, "5" }, { true, "boolean" }, { {}, "table" } }) do
     function(f) return map.fov(f.small, 2, 2, nil, { opaque = case[1] }) end }
 end
 cases.append(bad, {
-  { 'map.fov: unknown option "colour" (options: opaque)', function(f) return map.fov(f.small, 2, 2, nil, { colour = 1 }) end },
-  { 'map.fov: unknown option "blocked" (options: opaque)', function(f) return map.fov(f.small, 2, 2, 3, { blocked = "#" }) end },
-  { 'map.fov: unknown option "radius" (options: opaque)', function(f) return map.fov(f.open3, 1, 1, nil, { radius = 2 }) end },
+  { 'map.fov: unknown option "colour" (options: opaque)',
+    function(f) return map.fov(f.small, 2, 2, nil, { colour = 1 }) end },
+  { 'map.fov: unknown option "blocked" (options: opaque)',
+    function(f) return map.fov(f.small, 2, 2, 3, { blocked = "#" }) end },
+  { 'map.fov: unknown option "radius" (options: opaque)',
+    function(f) return map.fov(f.open3, 1, 1, nil, { radius = 2 }) end },
   { "map.fov: options must be a table, got string", function(f) return map.fov(f.small, 2, 2, 3, "#") end },
   -- Arguments counted, trailing nils included.
   { "map.fov: expected at most 5 arguments, got 6", function(f) return map.fov(f.small, 2, 2, 3, {}, 1) end },

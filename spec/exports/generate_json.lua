@@ -38,7 +38,8 @@ return {
     return list
   end,
   memory = { kind = "text", once = true, size = function() return 600, 600 end,
-    call = function() return map.generate_json { width = 600, height = 600, seed = 1, rooms = 10000, items = 10000 } end },
+    call = function() return map.generate_json { width = 600, height = 600, seed = 1, rooms = 10000,
+      items = 10000 } end },
   reference = { spec = "spec/generators_spec.lua", bench = "bench/worst.lua" },
   method = "not a method of a level: a level has no JSON form",
 }

@@ -26,7 +26,8 @@ return {
     return list
   end,
   memory = { kind = "text", once = true, size = function() return 600, 600 end,
-    call = function() return map.generate_text { width = 600, height = 600, seed = 1, rooms = 10000, items = 10000 } end },
+    call = function() return map.generate_text { width = 600, height = 600, seed = 1, rooms = 10000,
+      items = 10000 } end },
   reference = { spec = "spec/generators_spec.lua", bench = "bench/generators.lua" },
   method = "not a method of a level: a level's render is its text",
 }

@@ -7,7 +7,8 @@ local cases = require "spec.hostile_cases"
 
 local bad = {
   { "map.level: width must be an integer >= 6, got nil", function() return map.level() end },
-  { "map.level: things must be a string of characters, got 1", function(f) return map.level(f.m20, { things = 1 }) end },
+  { "map.level: things must be a string of characters, got 1",
+    function(f) return map.level(f.m20, { things = 1 }) end },
   { 'map.level: unknown option "x" (options: things)', function(f) return map.level(f.m20, { x = 1 }) end },
   { "map.level: expected at most 2 arguments, got 3", function(f) return map.level(f.m20, {}, 3) end },
   { "map.level: row 2 has 1 cells, row 1 has 2", function() return map.level("ab\nc") end },
@@ -16,7 +17,8 @@ local bad = {
   { 'map.level: unknown option "thngs" (options: width, height, seed, algorithm, '
     .. table.concat(cases.option_names(), ", ") .. ", vaults, arrive, place, rng, things)",
     function() return map.level({ width = 10, height = 10, thngs = 5 }) end },
-  { "map.level: m.blocked must be a string of characters, got number", function() return map.level(cases.blocked_map(5)) end },
+  { "map.level: m.blocked must be a string of characters, got number",
+    function() return map.level(cases.blocked_map(5)) end },
 }
 cases.append(bad, cases.rng_option("map.level", function(options) return map.level(options) end))
 

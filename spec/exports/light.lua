@@ -119,7 +119,8 @@ return {
       local p, q = support.open_cell(m, rand), support.open_cell(m, rand)
       return {
         { { { x = p.x, y = p.y, radius = rand(8) } } },
-        { { { x = p.x, y = p.y, radius = 6, color = { 1, 0.5, 0 } }, { x = q.x, y = q.y, radius = 4 } }, { ambient = 0.1 } },
+        { { { x = p.x, y = p.y, radius = 6, color = { 1, 0.5, 0 } }, { x = q.x, y = q.y, radius = 4 } },
+          { ambient = 0.1 } },
         { { { x = 0, y = 1, radius = 1 } }, fails = true },
       }
     end,

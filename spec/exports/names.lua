@@ -10,7 +10,8 @@ end
 local bad = {}
 add(bad, "examples must be an array of words (strings), got nil", {})
 add(bad, "examples is empty: give at least one word", { {} })
-bad[#bad + 1] = { "map.names: examples is empty: give at least one word", function() return map.names(cases.trap()) end }
+bad[#bad + 1] = { "map.names: examples is empty: give at least one word",
+  function() return map.names(cases.trap()) end }
 add(bad, "examples[2] must be a string, got number", { { "Ab", 5 } })
 add(bad, "examples[1] is empty", { { "" } })
 add(bad, "examples[1] is not UTF-8 text", { { "\255" } })

@@ -25,7 +25,8 @@ for _, case in ipairs(cases.BAD_NUMBERS) do
   end
 end
 -- Bad options, read raw.
-cases.append(bad, cases.walk_options("map.path", function(f, options) return map.path(f.small, 2, 2, 4, 2, options) end))
+cases.append(bad, cases.walk_options("map.path",
+  function(f, options) return map.path(f.small, 2, 2, 4, 2, options) end))
 add('unknown option "opaque" (options: avoid, blocked, cost, diagonal, known, max)',
   function(f) return map.path(f.small, 2, 2, 4, 2, { opaque = "#" }) end)
 add('unknown option "colour" (options: avoid, blocked, cost, diagonal, known, max)',
@@ -41,7 +42,8 @@ cases.append(bad, cases.cells("map.path", function(f, x, y) return map.path(f.sm
   function(f, c) return map.path(f.small, c, 2, 2) end, "start", "x1", "y1", 5, 3))
 cases.append(bad, cases.cells("map.path", function(f, x, y) return map.path(f.small, P, x, y) end,
   function(f, c) return map.path(f.small, P, c) end, "goal", "x2", "y2", 5, 3))
-add("m.blocked must be a string of characters, got number", function() return map.path(cases.blocked_map(5), 1, 1, 3, 1) end)
+add("m.blocked must be a string of characters, got number",
+  function() return map.path(cases.blocked_map(5), 1, 1, 3, 1) end)
 
 return {
   samples = {
@@ -69,7 +71,8 @@ return {
   reference = { spec = "spec/path_spec.lua", bench = "bench/toolkit.lua" },
   method = {
     samples = {
-      function(f) return f.designed, f.designed.player.x, f.designed.player.y, f.designed.stairs.x, f.designed.stairs.y end,
+      function(f) return f.designed, f.designed.player.x, f.designed.player.y, f.designed.stairs.x,
+        f.designed.stairs.y end,
       function(f) return f.designed, f.designed.player, f.designed.stairs, { occupied = true } end,
       function(f) return f.designed, f.designed.player, f.designed.stairs.x, f.designed.stairs.y end,
       function(f) return f.designed, f.designed.player.x, f.designed.player.y, f.designed.stairs end,

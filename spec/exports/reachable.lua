@@ -62,7 +62,10 @@ return {
       end,
       run = function(s) return s.lvl:reachable() end,
       -- In Lua: the stairs reached by a search from @.
-      lua = function(s) return require("spec.reference.distances").distances(s.m, s.m.player)[s.m.stairs.y][s.m.stairs.x] end,
+      lua = function(s)
+        local d = require("spec.reference.distances").distances(s.m, s.m.player)
+        return d[s.m.stairs.y][s.m.stairs.x]
+      end,
     } },
   },
 }

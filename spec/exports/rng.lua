@@ -7,7 +7,8 @@ local bad = {}
 for _, seed in ipairs({ { 0.5, "0.5" }, { 0 / 0, "nan" }, { 1 / 0, "inf" }, { -1 / 0, "-inf" },
   { 2 ^ 53 + 2, "9007199254740994" }, { -2 ^ 53 - 2, "-9007199254740994" }, { 2 ^ 63, "9223372036854776000" },
   { cases.mininteger, "-9223372036854775808" } }) do
-  bad[#bad + 1] = cases.with("map.rng: seed must be an integer with |seed| <= 2^53, got " .. seed[2], map.rng, { seed[1] })
+  bad[#bad + 1] = cases.with("map.rng: seed must be an integer with |seed| <= 2^53, got " .. seed[2], map.rng,
+    { seed[1] })
 end
 for _, value in ipairs({ true, {}, print, io.stdout, coroutine.create(print) }) do
   bad[#bad + 1] = cases.with("map.rng: expected a seed (an integer with |seed| <= 2^53) or a state (rng:state()), got "

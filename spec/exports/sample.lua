@@ -11,7 +11,9 @@ local bad = {}
 local function add(message, call) bad[#bad + 1] = { "map.sample: " .. message, call } end
 for _, case in ipairs(cases.BAD_NUMBERS) do
   local value, shown = case[1], case[2]
-  if value ~= 0 then add("count must be an integer >= 0, got " .. shown, function(f) return map.sample(f.small, value) end) end
+  if value ~= 0 then
+    add("count must be an integer >= 0, got " .. shown, function(f) return map.sample(f.small, value) end)
+  end
 end
 for _, case in ipairs({
   { { seed = 1.5 }, "seed must be an integer with |seed| <= 2^53, got 1.5" },
@@ -86,7 +88,7 @@ return {
     end,
     big = "map.sample's cases: the level's cells are held natively, the cells drawn are the same table",
     memory = { kind = "path", call = function(s) return s.lvl:sample(10000, { seed = 1 }) end },
-    reference = { spec = "spec/level_spec.lua", bench = {
+    reference = { spec = "spec/sample_spec.lua", bench = {
       setup = function()
         local m = map.generate { width = 80, height = 50, seed = 1, algorithm = "cave" }
         return { m = m, lvl = map.level(m) }

@@ -14,7 +14,8 @@ cases.append(bad, cases.cells("map.visible", function(f, x, y) return map.visibl
 cases.append(bad, cases.cells("map.visible", function(f, x, y) return map.visible(f.small, 2, 2, x, y) end,
   function(f, c) return map.visible(f.small, P, c) end, "to", "x2", "y2", 5, 3))
 for _, case in ipairs({ { -1, "-1" }, { 1.5, "1.5" }, { "3", 'string "3"' }, { true, "boolean" } }) do
-  add("radius must be an integer >= 0, got " .. case[2], function(f) return map.visible(f.small, P, P, { radius = case[1] }) end)
+  add("radius must be an integer >= 0, got " .. case[2],
+    function(f) return map.visible(f.small, P, P, { radius = case[1] }) end)
 end
 add("opaque must be a string of characters, got 5", function(f) return map.visible(f.small, P, P, { opaque = 5 }) end)
 add('unknown option "blocked" (options: opaque, radius)',
@@ -39,7 +40,8 @@ return {
   reference = { spec = "spec/visible_spec.lua", bench = "bench/turns.lua" },
   method = {
     samples = {
-      function(f) return f.designed, f.designed.player.x, f.designed.player.y, f.designed.stairs.x, f.designed.stairs.y end,
+      function(f) return f.designed, f.designed.player.x, f.designed.player.y, f.designed.stairs.x,
+        f.designed.stairs.y end,
       function(f) return f.designed, f.designed.player, f.designed.stairs, { radius = 4 } end,
       function(f) return f.designed, f.designed.player, 2, 2 end,
       function(f) return f.designed, 2, 2, f.designed.stairs end,
@@ -60,7 +62,7 @@ return {
     end,
     big = "reads the line's cells alone, whatever the level",
     memory = "a boolean",
-    reference = { spec = "spec/level_spec.lua", bench = {
+    reference = { spec = "spec/visible_spec.lua", bench = {
       setup = function()
         local m = map.generate { width = 80, height = 50, seed = 1, algorithm = "cave" }
         return { m = m, lvl = map.level(m), from = m.player, to = m.stairs }

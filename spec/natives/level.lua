@@ -42,7 +42,8 @@ return {
         { "level:get: x must be an integer from 1 to 20, got nil", function(f) return f.lvl20:get() end },
         { "level:get: x must be an integer from 1 to 20, got 1.5", function(f) return f.lvl20:get(1.5, 1) end },
         { "level:get: expected at most 3 arguments, got 4", function(f) return f.lvl20:get(1, 1, 1) end },
-        { "level:get: cell.x must be an integer from 1 to 20, got 0", function(f) return f.lvl20:get({ x = 0, y = 1 }) end },
+        { "level:get: cell.x must be an integer from 1 to 20, got 0",
+          function(f) return f.lvl20:get({ x = 0, y = 1 }) end },
         -- A stolen metatable: a value given the level's is not a level.
         { "level:get: self must be a level, got userdata", function(f)
           local file = io.tmpfile()
@@ -67,7 +68,8 @@ return {
       },
       accepts = {
         function()
-          assert.are.equal("map.level: freed", cases.freed(function() return map.level { width = 10, height = 10, seed = 1 } end,
+          assert.are.equal("map.level: freed",
+            cases.freed(function() return map.level { width = 10, height = 10, seed = 1 } end,
             tostring))
         end,
       },
@@ -123,7 +125,8 @@ return {
         function(f) return f.designed, f.designed.player end,
       },
       bad = {
-        { 'level:occupied: x must be an integer from 1 to 20, got string "a"', function(f) return f.lvl20:occupied("a", 1) end },
+        { 'level:occupied: x must be an integer from 1 to 20, got string "a"',
+          function(f) return f.lvl20:occupied("a", 1) end },
       },
       storm = function(a) return a.lvl:occupied(1, 1) end,
       big = "reads one cell: no argument makes it large",
@@ -193,10 +196,12 @@ return {
       samples = {
         function(f) return f.designed, f.designed_d, { { x = f.designed.stairs.x, y = f.designed.stairs.y } } end,
         function(f)
-          return f.designed, f.designed_away, { { x = f.designed.player.x, y = f.designed.player.y } }, { occupied = true }
+          return f.designed, f.designed_away, { { x = f.designed.player.x, y = f.designed.player.y } },
+            { occupied = true }
         end,
       },
-      with_options = function(f, o) return f.designed:steps(f.designed_d, { { x = f.designed.stairs.x, y = f.designed.stairs.y } }, o) end,
+      with_options = function(f, o) return f.designed:steps(f.designed_d,
+        { { x = f.designed.stairs.x, y = f.designed.stairs.y } }, o) end,
       bad = {
         { "level:steps: movers must be an array of positions {x=, y=}, got nil",
           function(f) return f.lvl20:steps(f.lvl20_d) end },
@@ -208,7 +213,8 @@ return {
           function(f) return f.lvl20:steps(f.lvl20_seen, {}) end },
         { "level:steps: d is a field of 3x3, the level is 20x10",
           function(f) return f.lvl20:steps(f.lvl3_d, {}) end },
-        { "level:steps: d must be a table of rows or a field, got number", function(f) return f.lvl20:steps(3, {}) end },
+        { "level:steps: d must be a table of rows or a field, got number",
+          function(f) return f.lvl20:steps(3, {}) end },
         { 'level:steps: unknown option "max" (options: avoid, blocked, diagonal, known, occupied)',
           function(f) return f.lvl20:steps(f.lvl20_d, {}, { max = 3 }) end },
       },
@@ -227,8 +233,10 @@ return {
       },
       with_options = function(f, o) return f.designed:can_step(f.designed.player, 1, 0, o) end,
       bad = {
-        { "level:can_step: dx must be an integer from -1 to 1, got 2", function(f) return f.lvl20:can_step(2, 2, 2, 0) end },
-        { "level:can_step: dy must be an integer from -1 to 1, got nil", function(f) return f.lvl20:can_step(2, 2, 1) end },
+        { "level:can_step: dx must be an integer from -1 to 1, got 2",
+          function(f) return f.lvl20:can_step(2, 2, 2, 0) end },
+        { "level:can_step: dy must be an integer from -1 to 1, got nil",
+          function(f) return f.lvl20:can_step(2, 2, 1) end },
         { 'level:can_step: unknown option "avoid" (options: blocked, diagonal, occupied)',
           function(f) return f.lvl20:can_step(2, 2, 1, 0, { avoid = {} }) end },
       },

@@ -18,7 +18,8 @@ return {
       bad = {
         { "names:name: self must be a names generator, got nil", function(f) return f.g.name() end },
         { "names:name: self must be a names generator, got rng", function(f) return f.g.name(f.r) end },
-        { "names:name: expected a random source (map.rng) or a seed, got string", function(f) return f.g:name("x") end },
+        { "names:name: expected a random source (map.rng) or a seed, got string",
+          function(f) return f.g:name("x") end },
         { "names:name: expected a random source (map.rng) or a seed, got level",
           function(f) return f.g:name(f.generated20) end },
         { "names:name: seed must be an integer with |seed| <= 2^53, got 0.5", function(f) return f.g:name(0.5) end },
@@ -28,7 +29,8 @@ return {
         end },
       },
       accepts = {
-        function() assert.are.equal("map.names: freed", cases.freed(function() return map.names(SEVEN) end, tostring)) end,
+        function() assert.are.equal("map.names: freed",
+          cases.freed(function() return map.names(SEVEN) end, tostring)) end,
       },
       storm = function(a) return a.g:name(a.r), a.g:name(7), a.g:name() end,
       big = "a name of at most 1024 characters: no argument makes it large",

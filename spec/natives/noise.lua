@@ -1,6 +1,5 @@
 -- A noise source's methods (map.METHODS.noise): its value at a point, and
 -- a grid of them in one call.
-local map = require "map"
 local cases = require "spec.hostile_cases"
 local assert = require "luassert"
 
@@ -36,9 +35,11 @@ for _, case in ipairs(cases.BAD_NUMBERS) do
     function(f) return f.source:grid(2, value) end }
 end
 cases.append(grid, {
-  { "noise:grid: width*height must be at most 4000000 cells, got 2000x2001", function(f) return f.source:grid(2000, 2001) end },
+  { "noise:grid: width*height must be at most 4000000 cells, got 2000x2001",
+    function(f) return f.source:grid(2000, 2001) end },
   { "noise:grid: expected at most 5 arguments, got 6", function(f) return f.source:grid(2, 2, 1, 1, 1) end },
-  { "noise:grid: expected at most 4 arguments, got 5", function(f) return f.source:grid(2, 2, { x = 1, y = 1 }, 1) end },
+  { "noise:grid: expected at most 4 arguments, got 5",
+    function(f) return f.source:grid(2, 2, { x = 1, y = 1 }, 1) end },
   { "noise:grid: self must be a noise, got table", function(f) return f.source.grid({}, 1, 1) end },
 })
 

@@ -27,10 +27,12 @@ return {
       samples = { function(f) return f.two_actors, "c", 1.5 end },
       bad = (function()
         local list = {
-          { "scheduler:add: self must be a scheduler, got rng", function(f) return f.empty_scheduler.add(f.r, "b", 1) end },
+          { "scheduler:add: self must be a scheduler, got rng",
+            function(f) return f.empty_scheduler.add(f.r, "b", 1) end },
           { "scheduler:add: actor must not be nil", function(f) return one(f):add(nil, 1) end },
           { "scheduler:add: actor must not be NaN", function(f) return one(f):add(0 / 0, 1) end },
-          { "scheduler:add: actor is already in the scheduler (remove it first)", function(f) return one(f):add("a", 2) end },
+          { "scheduler:add: actor is already in the scheduler (remove it first)",
+            function(f) return one(f):add("a", 2) end },
           { "scheduler:add: expected at most 3 arguments, got 4", function(f) return one(f):add("b", 1, 1) end },
         }
         for _, case in ipairs({ { nil, "nil" }, { 0, "0" }, { -1, "-1" }, { 0 / 0, "nan" }, { 1 / 0, "inf" },
@@ -88,7 +90,8 @@ return {
       },
       bad = {
         { "scheduler:remove: actor must not be nil", function(f) return one(f):remove() end },
-        { "scheduler:remove: self must be a scheduler, got number", function(f) return f.empty_scheduler.remove(5) end },
+        { "scheduler:remove: self must be a scheduler, got number",
+          function(f) return f.empty_scheduler.remove(5) end },
       },
       storm = function(a) return a.s:remove(a.actor), a.s:remove(a.actors[2]) end,
       big = "removes one actor: no argument makes it large",
@@ -100,10 +103,12 @@ return {
       bad = {
         { "scheduler:delay: actor is not in the scheduler", function(f) return one(f):delay("b", 1) end },
         { "scheduler:delay: t must be a number from 0 to 2^53, got -1", function(f) return one(f):delay("a", -1) end },
-        { "scheduler:delay: t must be a number from 0 to 2^53, got nan", function(f) return one(f):delay("a", 0 / 0) end },
+        { "scheduler:delay: t must be a number from 0 to 2^53, got nan",
+          function(f) return one(f):delay("a", 0 / 0) end },
         { "scheduler:delay: t must be a number from 0 to 2^53, got 18014398509481984",
           function(f) return one(f):delay("a", 2 ^ 54) end },
-        { "scheduler:delay: the time would pass 9007199254740992 turns", function(f) return one(f):delay("a", 2 ^ 53) end },
+        { "scheduler:delay: the time would pass 9007199254740992 turns",
+          function(f) return one(f):delay("a", 2 ^ 53) end },
         { "scheduler:delay: self must be a scheduler, got number", function(f) return f.empty_scheduler.delay(5) end },
       },
       storm = function(a)
