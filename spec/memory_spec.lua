@@ -3,8 +3,8 @@
 -- is freed while it is counted. The Rust side is tests/memory.rs. The calls
 -- are the manifests' (spec/exports/, spec/natives/: their `memory`, a kind
 -- of bound below and a call on `s`): no export or method is named here.
-local map = require "map"
 local manifests = require "spec.manifests"
+local fixtures = require "spec.exports.fixtures"
 
 -- A table of rows costs per cell (a value in a row's array) and per row (the
 -- row's table): measured at most 16 B a cell and 72 a row on Lua 5.4, 18 and
@@ -64,18 +64,6 @@ local function within_bound(name, f, kind, w, h)
   assert(grew > 0, name .. ": nothing measured")
 end
 
--- A map of floor cells in a wall border (all floor when too thin for one).
-local function open(w, h)
-  local m = map.new_map(w, h)
-  for y = 1, h do
-    for x = 1, w do
-      local edge = w > 2 and h > 2 and (x == 1 or y == 1 or x == w or y == h)
-      if not edge then m[y][x] = "." end
-    end
-  end
-  return m
-end
-
 -- The memory cases of every manifest: {label=, kind=, call=, size=, once=}.
 local PER_SHAPE, ONCE = {}, {}
 for _, entry in ipairs(manifests.entries()) do
@@ -88,45 +76,6 @@ for _, entry in ipairs(manifests.entries()) do
   end
 end
 
--- What the calls of each shape read: the map, its size, two cells far
--- apart, its level, a saved level of it (occupied at `from`: not the
--- string a save of the level gives, which LuaJIT would intern and not
--- count), everything known but the far cell (the longest way to a
--- frontier), a light over it all, the same coloured, a noise.
-local function shape_arguments(w, h)
-  local m = open(w, h)
-  local from, to = { x = math.min(2, w), y = math.min(2, h) }, { x = math.max(w - 1, 1), y = math.max(h - 1, 1) }
-  local occupied = map.level(m)
-  occupied:occupy(from)
-  local known = {}
-  for y = 1, h do
-    local row = {}
-    for x = 1, w do row[x] = x ~= to.x or y ~= to.y end
-    known[y] = row
-  end
-  return { m = m, w = w, h = h, from = from, to = to, lvl = map.level(m), saved = occupied:save(), known = known,
-    lights = { { x = from.x, y = from.y, radius = w + h } },
-    coloured = { { x = from.x, y = from.y, radius = w + h, color = { 1, 0.5, 0 } } },
-    noise = map.noise { seed = 1, octaves = 3 } }
-end
-
--- What the calls of fixed size read: `n` actors in a scheduler, a saved
--- state of it (taken before a turn, so that its state now differs: LuaJIT
--- interns strings), the actors, 2000 examples of names.
-local function fixed_arguments()
-  local n = 100000
-  local scheduler, actors = map.scheduler(), {}
-  for i = 1, n do
-    actors[i] = { i }
-    scheduler:add(actors[i], i % 10 + 1)
-  end
-  local state = scheduler:state()
-  scheduler:next()
-  local examples = {}
-  for i = 1, 2000 do examples[i] = ("Name%sabcdefgh"):format(string.char(97 + i % 26)):sub(1, 4 + i % 8) end
-  return { n = n, scheduler = scheduler, actors = actors, state = state, examples = examples }
-end
-
 describe("the Lua result of every call stays within its bound per cell and per row", function()
   assert(#PER_SHAPE > 0 and #ONCE > 0)
   for _, shape in ipairs(SHAPES) do
@@ -135,7 +84,7 @@ describe("the Lua result of every call stays within its bound per cell and per r
       local s
       for _, case in ipairs(PER_SHAPE) do
         it(case.label, function()
-          s = s or shape_arguments(w, h)
+          s = s or fixtures.shape(w, h)
           local cw, ch = w, h
           if case.size then cw, ch = case.size(s) end
           within_bound(case.label, function() return case.call(s) end, case.kind, cw, ch)
@@ -148,7 +97,7 @@ describe("the Lua result of every call stays within its bound per cell and per r
     local s
     for _, case in ipairs(ONCE) do
       it(case.label, function()
-        s = s or fixed_arguments()
+        s = s or fixtures.fixed()
         local cw, ch = 1, 1
         if case.size then cw, ch = case.size(s) end
         within_bound(case.label, function() return case.call(s) end, case.kind, cw, ch)

@@ -4,7 +4,9 @@
 -- that a call pays only for what it reads; `fresh(keys)` makes `keys` at
 -- once (the finalizer storm makes what a call reads before arming it).
 -- This is the one place fixtures are made: a manifest's functions take the
--- table as their argument (`f`, `a`).
+-- table as their argument (`f`, `a`); so are the arguments of its memory
+-- cases (`shape(w, h)`, `fixed()`: `s`) and of its big cases
+-- (`host(side, many)`: `h`).
 --
 -- `change(a)` is what an armed finalizer of the storm (spec/hostile_spec.lua)
 -- does to what a call is reading: each fixture made so far is changed by
@@ -242,6 +244,108 @@ function M.change(a)
     local value = rawget(a, name)
     if value ~= nil and fixture.change then fixture.change(value, a) end
   end
+end
+
+-- A map of floor cells in a wall border (all floor when too thin for one).
+local function open(w, h)
+  local m = map.new_map(w, h)
+  for y = 1, h do
+    for x = 1, w do
+      local edge = w > 2 and h > 2 and (x == 1 or y == 1 or x == w or y == h)
+      if not edge then m[y][x] = "." end
+    end
+  end
+  return m
+end
+
+-- What the memory cases of spec/memory_spec.lua read at each shape (their
+-- `s`): the map `m` (`open`), its size `w`, `h`, two cells far apart,
+-- `from` and `to`, its level `lvl`, a level of it `saved` (occupied at
+-- `from`: not the string a save of `lvl` gives, which LuaJIT would intern
+-- and not count), `known`, everything but the far cell (the longest way to
+-- a frontier), `lights`, a light over it all, `coloured`, the same
+-- coloured, a `noise`.
+function M.shape(w, h)
+  local m = open(w, h)
+  local from, to = { x = math.min(2, w), y = math.min(2, h) }, { x = math.max(w - 1, 1), y = math.max(h - 1, 1) }
+  local occupied = map.level(m)
+  occupied:occupy(from)
+  local known = {}
+  for y = 1, h do
+    local row = {}
+    for x = 1, w do row[x] = x ~= to.x or y ~= to.y end
+    known[y] = row
+  end
+  return { m = m, w = w, h = h, from = from, to = to, lvl = map.level(m), saved = occupied:save(), known = known,
+    lights = { { x = from.x, y = from.y, radius = w + h } },
+    coloured = { { x = from.x, y = from.y, radius = w + h, color = { 1, 0.5, 0 } } },
+    noise = map.noise { seed = 1, octaves = 3 } }
+end
+
+-- What the memory cases of fixed size read (their `s`): `n` actors in a
+-- `scheduler`, a `state` of it (taken before a turn, so that its state now
+-- differs: LuaJIT interns strings), the `actors`, 2000 `examples` of names.
+function M.fixed()
+  local n = 100000
+  local scheduler, actors = map.scheduler(), {}
+  for i = 1, n do
+    actors[i] = { i }
+    scheduler:add(actors[i], i % 10 + 1)
+  end
+  local state = scheduler:state()
+  scheduler:next()
+  local examples = {}
+  for i = 1, 2000 do examples[i] = ("Name%sabcdefgh"):format(string.char(97 + i % 26)):sub(1, 4 + i % 8) end
+  return { n = n, scheduler = scheduler, actors = actors, state = state, examples = examples }
+end
+
+-- A `width` x `height` map of `cell` whose rows all alias one row table: a
+-- map the module reads as width x height cells while it costs Lua one row.
+local function aliased(width, height, cell)
+  local row = {}
+  for x = 1, width do row[x] = cell end
+  local m = {}
+  for y = 1, height do m[y] = row end
+  return m
+end
+
+-- What the big cases of tests/host/lib.lua's every_export read (their
+-- `h`): `side` and `many` (default side x side); `open`, an open map of
+-- side x side floor cells (`half` its middle); `narrow`, a one-cell-wide
+-- map of `many` cells; `one`, a map of one cell, `spot` its cell;
+-- `sources`, `many` sources on it; `costs`, weighted costs; `known`, every
+-- cell of the open map known; `limits` (avoid the sources, known, max);
+-- `text`, the open map's text; `saved`, a level of the open map saved, and
+-- `noise`, a noise (each nil when it cannot be made); `words`, `many`
+-- words (at most 100,000) to learn names from; a `scheduler` of as many
+-- actors, its `state` and `actors`. The rows alias one table each: the
+-- maps cost Lua little; the one-wide map and the sources are Lua arrays of
+-- `many` entries (16 bytes each on Lua 5.4).
+function M.host(side, many)
+  many = many or side * side
+  local h = { side = side, many = many, half = math.floor(side / 2) }
+  h.open = aliased(side, side, ".")
+  h.narrow = aliased(1, many, ".")
+  h.one, h.spot = { { "." } }, { x = 1, y = 1 }
+  h.sources = {}
+  for i = 1, many do h.sources[i] = h.spot end
+  h.costs = { cost = { ["."] = 2 } }
+  h.known = aliased(side, side, true)
+  h.limits = { avoid = h.sources, known = h.known, max = side }
+  h.text = string.rep(string.rep(".", side) .. "\n", side)
+  local made, noise = pcall(map.noise, { seed = 1, octaves = 4 })
+  if made then h.noise = noise end
+  local ok, saved = pcall(function() return map.level(h.open):save() end)
+  if ok then h.saved = saved end
+  h.words, h.actors, h.scheduler = {}, {}, map.scheduler()
+  for i = 1, math.min(many, 100000) do
+    h.words[i] = ("%08x"):format(i * 2654435761 % 4294967296):gsub("%d", function(d) return ("gklmnprstv"):sub(d + 1,
+      d + 1) end)
+    h.actors[i] = i
+    h.scheduler:add(i, i % 10 + 1)
+  end
+  h.state = h.scheduler:state()
+  return h
 end
 
 -- Options of generate for sample calls: every algorithm with its boolean

@@ -65,43 +65,13 @@ end
 -- One call of every export and method whose result grows with its
 -- arguments, on side x side maps: {label, function, arguments, what,
 -- small =, made =}, made from the manifests' `big` (spec/exports/<name>.lua,
--- spec/natives/<kind>.lua) on these arguments `h`: `open`, an open map of
--- side x side floor cells (`half` its middle), `narrow`, a one-cell-wide
--- map of `many` cells (default side x side; the padded board holds three
--- cells for each of its cells), `one`, a map of one cell, `spot` its cell,
--- `sources`, `many` sources on it, `costs`, weighted costs, `known`,
--- every cell of the open map known, `limits` (avoid the sources, known,
--- max), `text`, the open map's text; made now, out of the calls measured:
--- `saved`, a level of the open map saved, `noise`, a noise, `words`, names
--- learnt from `many` words (at most 100,000), `scheduler`, a scheduler of
--- as many actors, its `state` and `actors`. The one-wide map and the
--- sources are Lua arrays of `many` entries (16 bytes each on Lua 5.4). A
+-- spec/natives/<kind>.lua) on the arguments spec/exports/fixtures.lua's
+-- host(side, many) makes (`many`: default side x side; the padded board
+-- holds three cells for each cell of the one-wide map of `many` cells). A
 -- case `small` may succeed with the heap full; `made` is kept with it.
-function M.every_export(map, side, many)
+function M.every_export(_, side, many)
   local manifests = require "spec.manifests"
-  many = many or side * side
-  local h = { side = side, many = many, half = math.floor(side / 2) }
-  h.open = M.aliased_map(side, side, ".")
-  h.narrow = M.aliased_map(1, many, ".")
-  h.one, h.spot = { { "." } }, { x = 1, y = 1 }
-  h.sources = {}
-  for i = 1, many do h.sources[i] = h.spot end
-  h.costs = { cost = { ["."] = 2 } }
-  h.known = M.aliased_map(side, side, true)
-  h.limits = { avoid = h.sources, known = h.known, max = side }
-  h.text = string.rep(string.rep(".", side) .. "\n", side)
-  local made, noise = pcall(map.noise, { seed = 1, octaves = 4 })
-  if made then h.noise = noise end
-  local ok, saved = pcall(function() return map.level(h.open):save() end)
-  if ok then h.saved = saved end
-  h.words, h.actors, h.scheduler = {}, {}, map.scheduler()
-  for i = 1, math.min(many, 100000) do
-    h.words[i] = ("%08x"):format(i * 2654435761 % 4294967296):gsub("%d", function(d) return ("gklmnprstv"):sub(d + 1,
-      d + 1) end)
-    h.actors[i] = i
-    h.scheduler:add(i, i % 10 + 1)
-  end
-  h.state = h.scheduler:state()
+  local h = require("spec.exports.fixtures").host(side, many)
   local cases = {}
   for _, entry in ipairs(manifests.entries()) do
     local big = manifests.applies(entry, "big")
