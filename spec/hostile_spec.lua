@@ -68,6 +68,8 @@ describe("the bad calls of every export and method (its manifest's bad)", functi
       assert(type(bad) == "table" and #bad > 0, ("%s: %s has no bad calls"):format(entry.path, entry.label))
       for i, case in ipairs(bad) do
         local where = ("%s: %s, bad call %d"):format(entry.path, entry.label, i)
+        assert(type(case[1]) == "string" and type(case[2]) == "function",
+          where .. ' is not { "<exact message>", function(f) }')
         local ok, err = pcall(case[2], fixtures.fresh())
         assert(not ok, ("%s returned, where it must raise %q"):format(where, tostring(case[1])))
         assert(type(err) == "string", ("%s raised a %s, not a string"):format(where, type(err)))
