@@ -74,11 +74,11 @@ local function is_bad(v) return type(v) == "table" and type(v[1]) == "string" an
 local function is_memory(v) return type(v) == "table" and type(v.kind) == "string" and is_function(v.call) end
 
 local FIELD = {
-  samples = { list = true,
+  samples = { list = true, item = is_function,
     expected = "a list of function(f) returning the call (a method's: the object and the arguments)",
-    ok = function(v) return is_list_of(v, is_function) end },
-  bad = { list = true, expected = 'a list of { "<exact message>", function(f) }',
-    ok = function(v) return is_list_of(v, is_bad) end },
+    item_expected = "function(f)" },
+  bad = { list = true, item = is_bad, expected = 'a list of { "<exact message>", function(f) }',
+    item_expected = '{ "<exact message>", function(f) }' },
   storm = { reason = true, expected = "a function(a), a list of them or a reason",
     ok = function(v) return is_function(v) or is_list_of(v, is_function) end },
   big = { reason = true, expected = "a function(h) or a reason", ok = is_function },
@@ -106,7 +106,13 @@ local function check_fields(entry, fields)
       if not value:find("%S") then say('%s: %s\'s "%s" is an empty reason', field) end
     elseif rule.list and type(value) == "table" and #value == 0 then
       say('%s: %s\'s "%s" is an empty list', field)
-    elseif not rule.ok(value) then
+    elseif rule.list and type(value) == "table" then
+      for i, item in ipairs(value) do
+        if not rule.item(item) then
+          say('%s: %s\'s "%s"[%d] is %s, not %s', field, i, what(item), rule.item_expected)
+        end
+      end
+    elseif rule.list or not rule.ok(value) then
       say('%s: %s\'s "%s" is %s, not %s', field, what(value), rule.expected)
     end
   end
@@ -295,8 +301,10 @@ describe("the toolkit checklist (docs/architecture.md)", function()
       local where = entry.path .. ": " .. entry.label
       assert.are.same({ where .. '\'s "samples" is an empty list' }, problems({ samples = {} }))
       assert.are.same({ where .. '\'s "bad" is an empty list' }, problems({ bad = {} }))
-      assert.are.same({ where .. '\'s "bad" is a table, not a list of { "<exact message>", function(f) }' },
-        problems({ bad = { { function() end } } }))
+      assert.are.same({ where .. '\'s "bad"[2] is a table, not { "<exact message>", function(f) }' },
+        problems({ bad = { entry.fields.bad[1], { function() end } } }))
+      assert.are.same({ where .. '\'s "samples" is a string, not ' .. FIELD.samples.expected },
+        problems({ samples = "none" }))
       assert.are.same({ where .. '\'s "storm" is an empty reason' }, problems({ storm = " " }))
       local fake = { label = "map.fake_export", name = "fake_export", path = "spec/exports/fake_export.lua" }
       fake.fields = { reference = { spec = "spec/api_spec.lua", bench = "bench/bench.lua" } }
