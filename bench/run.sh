@@ -5,14 +5,14 @@
 #
 #   bench/run.sh              # everything, a few minutes
 #   bench/run.sh lua memory   # only some parts: lua, toolkit, turns, level, autotile, world, generators, directed, toolbox,
-#                             # memory, criterion, http
+#                             # manifests, memory, criterion, http
 #
 # Timing settings are in bench/bench.lua (BENCH_ROUNDS, BENCH_ROUND_S, ...) and
 # bench/http.sh (BENCH_HTTP_*). Criterion's data goes to target/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-parts=${*:-lua toolkit turns level autotile world generators directed toolbox memory criterion http}
+parts=${*:-lua toolkit turns level autotile world generators directed toolbox manifests memory criterion http}
 has() { [[ " $parts " == *" $1 "* ]]; }
 
 ME=bench/run.sh
@@ -45,6 +45,7 @@ lua_part world bench/world.lua "Noise and light vs pure Lua (bench/world.lua)"
 lua_part generators bench/generators.lua "Generators: every algorithm vs building the rows in Lua, memory (bench/generators.lua)"
 lua_part directed bench/directed.lua "Directed levels: vaults, arrive and place over a plain generate (bench/directed.lua)"
 lua_part toolbox bench/toolbox.lua "The game's toolbox: map.rng, map.scheduler, map.names (bench/toolbox.lua)"
+lua_part manifests bench/manifests.lua "The manifests' workloads: calls with no bench file of their own vs pure Lua (bench/manifests.lua)"
 
 if has memory; then
   echo

@@ -1,11 +1,17 @@
 -- What the docs and the types say about each generator, made from the
 -- module itself (map.ALGORITHMS, map.describe), so that adding a generator
--- changes none of them by hand. Each part is the text between two markers
--- of one file:
+-- changes none of them by hand; and the lists of the natives' methods
+-- (map.METHODS), so that adding a method does not either. Each part is the
+-- text between two markers of one file:
 --   docs/generators.md  the reference: doc line, minimum size, options and a
 --                       sample map of every algorithm;
 --   README.md           the table of generators;
 --   docs/api.md         the list of names in the `algorithm` option's row;
+--                       the level's methods that are table functions (its
+--                       methods that are the method form of an export, by
+--                       their manifests, spec/exports/<name>.lua, each
+--                       written as the export's heading there without `m`);
+--                       the table of every native's methods;
 --   types/map.d.lua     map.Algorithm, each algorithm's options class (ranges
 --                       and defaults in map.describe's words, other
 --                       algorithms' options at the value that asks for
@@ -21,6 +27,13 @@ local args = require "map.args"
 local allowed = args.allowed
 
 local function lines(list) return table.concat(list, "\n") end
+
+local function read_text(path)
+  local f = assert(io.open(path, "rb"))
+  local text = f:read("*a")
+  f:close()
+  return text
+end
 local function capitalized(text) return (text:gsub("^%l", string.upper)) end
 
 -- The sample shown for every algorithm: `lua main.lua 48 15 7 <name>`.
@@ -186,6 +199,57 @@ local function types()
   return lines(out)
 end
 
+-- Words joined into lines of at most `width` characters.
+local function wrapped(text, width)
+  local out, line = {}, ""
+  for word in text:gmatch("%S+") do
+    if line ~= "" and #line + 1 + #word > width then
+      out[#out + 1] = line
+      line = word
+    else
+      line = line == "" and word or line .. " " .. word
+    end
+  end
+  out[#out + 1] = line
+  return lines(out)
+end
+
+-- The level's methods that are the method form of an export (the
+-- manifests say which), each with its arguments as docs/api.md's heading
+-- of the export gives them, the map left out: `lvl:fov(x, y [, radius [,
+-- options]])`.
+local function level_methods()
+  local manifests = require "spec.manifests"
+  local api = read_text("docs/api.md")
+  local forms = {}
+  for _, name in ipairs(map.METHODS.level) do
+    local entry = manifests.method_entry("level", name)
+    if entry and entry.export then
+      local params = assert(api:match("\n## `map%." .. name .. "%(m([^`]*)%)`"),
+        "docs/api.md has no heading ## `map." .. name .. "(m...)`")
+      params = params:gsub("^, ", ""):gsub("^ %[, ", "[")
+      forms[#forms + 1] = ("`lvl:%s(%s)`"):format(name, params)
+    end
+  end
+  local list = table.concat(forms, ", ", 1, #forms - 1) .. " and " .. forms[#forms]
+  return wrapped(list .. " are the table functions with the level for the map (walking by `lvl.blocked` where it "
+    .. "has one). What differs:", 75)
+end
+
+-- Every kind of native and its methods, in the module's order.
+local function methods_table()
+  local kinds = {}
+  for kind in pairs(map.METHODS) do kinds[#kinds + 1] = kind end
+  table.sort(kinds)
+  local out = { "| kind | `map.METHODS.<kind>` |", "| --- | --- |" }
+  for _, kind in ipairs(kinds) do
+    local names = {}
+    for i, name in ipairs(map.METHODS[kind]) do names[i] = "`" .. name .. "`" end
+    out[#out + 1] = ("| `%s` | %s |"):format(kind, table.concat(names, ", "))
+  end
+  return lines(out)
+end
+
 local MADE = "(made from the module by `make readme`)"
 
 -- Each part's text goes between `begin` and the first `finish` after it;
@@ -199,6 +263,10 @@ local parts = {
     finish = " |", text = quoted_names("`", ", ") },
   { path = "types/map.d.lua", begin = "-- algorithms: begin " .. MADE,
     finish = "-- algorithms: end", text = "\n" .. types() .. "\n" },
+  { path = "docs/api.md", begin = "<!-- level methods: begin " .. MADE .. " -->",
+    finish = "<!-- level methods: end -->", text = "\n" .. level_methods() .. "\n", drift = "light" },
+  { path = "docs/api.md", begin = "<!-- methods: begin " .. MADE .. " -->",
+    finish = "<!-- methods: end -->", text = "\n" .. methods_table() .. "\n", drift = "grid" },
 }
 
 -- `old` (a file's text) with `part`'s text in place; errors when a marker is missing.

@@ -1,25 +1,20 @@
 -- The toolkit checklist of docs/architecture.md, enforced: every function
 -- the module exports (the functions of `require "map"`, read at run time,
--- so that a new export is checked with no edit here) has its entry in each
--- list below, read from the list's own file, or is exempt from that list
--- here, with the reason. A missing entry fails, naming the export and the
--- file. `_panic_probe` is not checked: it is a test hook, leaving normal
--- builds. The Rust entries (a bound measured, a module fuzzed) are read
--- from src/ the same way, at the end.
+-- so that a new export is checked with no edit here) has its manifest,
+-- spec/exports/<name>.lua, and every method of map.METHODS its entry (an
+-- export's manifest's `method`, or spec/natives/<kind>.lua's
+-- `methods[<name>]`), read as tables (spec/manifests.lua): each has every
+-- field, of its type or a reason why it does not apply; no manifest or
+-- entry names what does not exist. Then the lists that stay outside the
+-- manifests: CHANGELOG.md and docs/api.md (the type declaration is
+-- spec/types_spec.lua's). A missing entry fails, naming the manifest, the
+-- export or method and the field (or the file). `_panic_probe` is not
+-- checked: it is a test hook, leaving normal builds. The Rust entries (a
+-- bound measured, a module fuzzed) are read from src/ the same way, at the
+-- end.
 local map = require "map"
 local support = require "spec.support"
-local host = require "tests.host.lib"
-
-local NOT_CHECKED = { _panic_probe = true }
-
-local function exports()
-  local names = {}
-  for name, value in pairs(map) do
-    if type(value) == "function" and not NOT_CHECKED[name] then names[#names + 1] = name end
-  end
-  table.sort(names)
-  return names
-end
+local manifests = require "spec.manifests"
 
 -- The set of names matched by `pattern` (one capture) in `text`.
 local function matches(text, pattern, set)
@@ -30,138 +25,123 @@ end
 
 local CALLED = "map%.([%a_][%w_]*)"  -- map.fov, map.fov(...)
 local QUOTED = '"([%a_][%w_]*)"'     -- "fov", as in a list of function names
-local LABEL = '"map%.([%a_][%w_]*)"' -- "map.fov", the label of a host case
-
--- The text of the table constructor `opening` (e.g. "local CALLS = {")
--- found after `after` in `text`, braces matched (the lists read here hold
--- no unmatched brace in a string). Errors when either is missing, so that a
--- list renamed is noticed, not read as empty.
-local function table_text(text, after, opening)
-  local from = assert(text:find(after, 1, true), "no " .. after)
-  local at = assert(text:find(opening, from, true), "no " .. opening .. " after " .. after)
-  return text:match("%b{}", at + #opening - 1)
-end
-
--- The arguments of every call of `fn` in `text`, as one string, parentheses
--- matched outside string literals (hostile messages hold unmatched ones).
-local function arguments_of(fn, text)
-  local out, at = {}, 1
-  while true do
-    local from, open = text:find("%f[%w_]" .. fn .. "%(", at)
-    if not from then break end
-    local depth, i, quote = 1, open + 1, nil
-    while depth > 0 and i <= #text do
-      local c = text:sub(i, i)
-      if quote then
-        if c == "\\" then i = i + 1 elseif c == quote then quote = nil end
-      elseif c == '"' or c == "'" then
-        quote = c
-      elseif c == "(" then
-        depth = depth + 1
-      elseif c == ")" then
-        depth = depth - 1
-      end
-      i = i + 1
-    end
-    out[#out + 1] = text:sub(open + 1, i - 2)
-    at = i
-  end
-  return table.concat(out, "\n")
-end
+local METHOD = ":([%a_][%w_]*)%("    -- lvl:fov(...)
 
 local function files(glob)
   local list = {}
-  local ls = assert(io.popen("ls " .. glob))
+  local ls = assert(io.popen("ls " .. glob .. " 2>/dev/null"))
   for path in ls:lines() do list[#list + 1] = path end
   ls:close()
   return list
 end
 
--- The lists: where each is, what it holds, how its names are read (a set of
--- names), and the exports exempt from it with why.
-local HOSTILE, HOST_CAPPED = "spec/hostile_spec.lua", "tests/host/capped_exports.lua"
-local STORM = { 'describe("a finalizer storm"', "local CALLS = {" }
+local function read_or_nil(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local text = f:read("*a")
+  f:close()
+  return text
+end
+
+-- What a value is, for messages: "a number", "an empty list", "nil".
+local function what(value)
+  if value == nil then return "nil" end
+  if type(value) == "table" and next(value) == nil then return "an empty table" end
+  local t = type(value)
+  return (t:match("^[aeiou]") and "an " or "a ") .. t
+end
+
+-- Whether `text` names the export or method `entry` (a call, or its name
+-- in quotes); a method form of an export, either (its spec may be the
+-- export's: spec/level_spec.lua compares the two).
+local function names_it(text, entry)
+  local called = entry.method and matches(text, METHOD)[entry.name]
+  if not entry.method or entry.export then called = called or matches(text, CALLED)[entry.name] end
+  return called or matches(text, QUOTED)[entry.name]
+end
+
+-- The fields' checks: nil when `value` is of the field's type, else what
+-- it should be. A reason (a non-empty string) is taken where `reason`.
+local function is_list_of(value, item)
+  if type(value) ~= "table" or #value == 0 then return false end
+  for _, v in ipairs(value) do
+    if not item(v) then return false end
+  end
+  return true
+end
+local function is_function(v) return type(v) == "function" end
+local function is_bad(v) return type(v) == "table" and type(v[1]) == "string" and v[1] ~= "" and is_function(v[2]) end
+local function is_memory(v) return type(v) == "table" and type(v.kind) == "string" and is_function(v.call) end
+
+local FIELD = {
+  samples = { list = true, item = is_function,
+    expected = "a list of function(f) returning the call (a method's: the object and the arguments)",
+    item_expected = "function(f)" },
+  bad = { list = true, item = is_bad, expected = 'a list of { "<exact message>", function(f) }',
+    item_expected = '{ "<exact message>", function(f) }' },
+  storm = { reason = true, expected = "a function(a), a list of them or a reason",
+    ok = function(v) return is_function(v) or is_list_of(v, is_function) end },
+  big = { reason = true, expected = "a function(h) or a reason", ok = is_function },
+  memory = { reason = true, expected = "{ kind =, call = function(s) }, a list of them or a reason",
+    ok = function(v) return is_memory(v) or is_list_of(v, is_memory) end },
+  reference = { expected = "{ spec = <path>, bench = <path or workload> }",
+    ok = function(v) return type(v) == "table" and type(v.spec) == "string"
+      and (type(v.bench) == "string" or type(v.bench) == "table") end },
+  method = { reason = true, expected = "its level-method form (a table) or a reason",
+    ok = function(v) return type(v) == "table" end },
+  cases = { expected = "a function(m, rand, lvl) returning argument lists", ok = is_function },
+}
+
+-- The problems of one manifest or entry: a field missing, of the wrong
+-- type, an empty list or reason; its references that do not exist or do
+-- not name it.
+local function check_fields(entry, fields)
+  local problems = {}
+  local function say(fmt, ...) problems[#problems + 1] = (fmt):format(entry.path, entry.label, ...) end
+  for _, field in ipairs(fields) do
+    local value, rule = entry.fields[field], FIELD[field]
+    if value == nil then
+      say('%s: %s has no "%s"', field)
+    elseif type(value) == "string" and rule.reason then
+      if not value:find("%S") then say('%s: %s\'s "%s" is an empty reason', field) end
+    elseif rule.list and type(value) == "table" and #value == 0 then
+      say('%s: %s\'s "%s" is an empty list', field)
+    elseif rule.list and type(value) == "table" then
+      for i, item in ipairs(value) do
+        if not rule.item(item) then
+          say('%s: %s\'s "%s"[%d] is %s, not %s', field, i, what(item), rule.item_expected)
+        end
+      end
+    elseif rule.list or not rule.ok(value) then
+      say('%s: %s\'s "%s" is %s, not %s', field, what(value), rule.expected)
+    end
+  end
+  local reference = entry.fields.reference
+  if FIELD.reference.ok(reference) then
+    local text = read_or_nil(reference.spec)
+    if not text then
+      say("%s: %s's reference.spec, %s, does not exist", reference.spec)
+    elseif not names_it(text, entry) then
+      say("%s: %s's reference.spec, %s, does not name it", reference.spec)
+    end
+    local bench = reference.bench
+    if type(bench) == "string" then
+      text = read_or_nil(bench)
+      if not text then
+        say("%s: %s's reference.bench, %s, does not exist", bench)
+      elseif not names_it(text, entry) then
+        say("%s: %s's reference.bench, %s, does not name it", bench)
+      end
+    elseif not (is_function(bench.run) and is_function(bench.lua)) then
+      say("%s: %s's reference.bench is a workload without run and lua")
+    end
+  end
+  return problems
+end
+
+-- The lists outside the manifests: where each is, what it holds, how its
+-- names are read (a set of names).
 local LISTS = {
-  {
-    file = HOSTILE,
-    what = "its hostile calls (a fails(...) of map.<name>, or \"<name>\" in a list of functions)",
-    names = function()
-      local text = support.read_file(HOSTILE)
-      local storm = table_text(text, STORM[1], STORM[2])
-      local from = text:find(storm, 1, true)
-      local rest = text:sub(1, from - 1) .. text:sub(from + #storm)
-      return matches(rest, QUOTED, matches(arguments_of("fails", rest), CALLED))
-    end,
-  },
-  {
-    file = HOSTILE,
-    what = "the finalizer storm's CALLS",
-    names = function() return matches(table_text(support.read_file(HOSTILE), STORM[1], STORM[2]), CALLED) end,
-  },
-  {
-    file = "tests/host/lib.lua or " .. HOST_CAPPED,
-    what = "every_export's cases or the capped cases",
-    names = function()
-      local by_function = {}
-      for name, value in pairs(map) do by_function[value] = name end
-      local set = matches(support.read_file(HOST_CAPPED), LABEL)
-      for _, case in ipairs(host.every_export(map, 4, 8)) do set[by_function[case[2]] or case[1]] = true end
-      return set
-    end,
-    exempt = {
-      describe = "a description of fixed size: no argument makes it large",
-      step = "reads the 3x3 cells around one cell and returns two integers, whatever the map",
-      rng = "a source of fixed size (its block and 32 bytes of state): no argument makes it large",
-      noise = "a userdata of fixed size (at most 16 octaves of 512-byte tables); its grid is the case that grows",
-    },
-  },
-  {
-    file = "spec/memory_spec.lua",
-    what = 'a within_bound("<name> ...") of its Lua result',
-    names = function() return matches(support.read_file("spec/memory_spec.lua"), 'within_bound%("([%a_][%w_]*)') end,
-    exempt = {
-      reachable = "true, or false and a short message: no result grows with the map",
-      describe = "a description of fixed size",
-      step = "two integers",
-      visible = "a boolean",
-    },
-  },
-  {
-    file = "spec/types_spec.lua",
-    what = "a sample call in CALLS",
-    names = function()
-      local calls = table_text(support.read_file("spec/types_spec.lua"), "Calls of every function", "local CALLS = {")
-      return matches(calls, "\n%s*([%a_][%w_]*)%s*=")
-    end,
-  },
-  {
-    file = "bench/*.lua",
-    what = 'a timed call (map.<name>, or "<name>" in a list of functions)',
-    names = function()
-      local set = {}
-      for _, path in ipairs(files("bench/*.lua")) do
-        local text = support.read_file(path)
-        matches(text, QUOTED, matches(text, CALLED, set))
-      end
-      return set
-    end,
-  },
-  {
-    file = "spec/<name>_spec.lua or spec/api_spec.lua",
-    what = 'a spec of its own, or a describe("<name> ...") of the level API\'s',
-    exempt = {
-      load = "spec/level_spec.lua: levels and fields saved and loaded back",
-      field = "spec/level_spec.lua: a memory marked by fov, as known",
-    },
-    names = function()
-      local set = {}
-      for _, path in ipairs(files("spec/*_spec.lua")) do set[path:match("([%w_]+)_spec%.lua$")] = true end
-      for title in support.read_file("spec/api_spec.lua"):gmatch('\ndescribe%("([^"]*)"') do
-        matches(title, "([%a_][%w_]*)", set)
-      end
-      return set
-    end,
-  },
   {
     file = "CHANGELOG.md",
     what = "a line saying map.<name> was added",
@@ -178,47 +158,169 @@ local LISTS = {
   },
 }
 
--- "map.<name> is missing from <file> (<what>)" for each of `names` that a
--- list lacks, and for each exemption that names no export (a stale one).
-local function missing(names)
+local function append(list, more)
+  for _, item in ipairs(more) do list[#list + 1] = item end
+  return list
+end
+
+-- The problems of the exports `names` (and of every method of
+-- map.METHODS, when `methods`): their manifests, the manifests that name
+-- no export, their entries in the lists outside.
+local function missing(names, methods)
   local problems, exported = {}, {}
   for _, name in ipairs(names) do exported[name] = true end
-  for _, list in ipairs(LISTS) do
-    local found, exempt = list.names(), list.exempt or {}
-    for _, name in ipairs(names) do
-      if not found[name] and not exempt[name] then
-        problems[#problems + 1] = ("map.%s is missing from %s (%s)"):format(name, list.file, list.what)
+  for _, name in ipairs(names) do
+    local path = manifests.export_path(name)
+    local manifest = manifests.load(path)
+    if not manifest then problems[#problems + 1] = ("map.%s has no manifest (%s)"):format(name, path) end
+    local entry = { label = "map." .. name, name = name, path = path, fields = manifest or {} }
+    append(problems, check_fields(entry, manifests.FIELDS))
+    if manifest and type(manifest.method) == "table" then
+      local form = manifests.method_entry("level", name)
+      if not form or not form.export then
+        problems[#problems + 1] = ('%s: map.%s\'s "method" is level:%s, which map.METHODS.level does not have')
+          :format(path, name, name)
       end
     end
-    for name in pairs(exempt) do
-      if not exported[name] then
-        problems[#problems + 1] = ("%s exempts map.%s, which is not exported"):format(list.file, name)
+  end
+  for _, path in ipairs(files(manifests.EXPORTS_DIR .. "*.lua")) do
+    local name = path:match("([%w_]+)%.lua$")
+    if name ~= "fixtures" and not exported[name] then
+      problems[#problems + 1] = ("%s names no exported function (map.%s)"):format(path, name)
+    end
+  end
+  if methods then
+    for _, kind in ipairs(manifests.kinds()) do
+      local path = manifests.native_path(kind)
+      local natives = manifests.load(path)
+      if not natives then
+        problems[#problems + 1] = ("map.METHODS.%s has no manifest (%s)"):format(kind, path)
+      elseif type(natives.class) ~= "string" then
+        problems[#problems + 1] = ('%s has no "class" (the class types/map.d.lua declares its methods in)'):format(path)
+      end
+      local own = natives and type(natives.methods) == "table" and natives.methods or {}
+      local listed = {}
+      for _, name in ipairs(map.METHODS[kind]) do
+        listed[name] = true
+        local entry = manifests.method_entry(kind, name)
+        if not entry then
+          problems[#problems + 1] = ("%s:%s has no entry (%s's methods.%s, or %s's method)"):format(kind, name, path,
+            name, manifests.export_path(name))
+        else
+          if entry.export and own[name] then
+            problems[#problems + 1] = ("%s:%s has two entries: %s's method and %s's methods.%s"):format(kind, name,
+              entry.path, path, name)
+          end
+          append(problems, check_fields(entry, entry.export and append({ "cases" }, manifests.METHOD_FIELDS)
+            or manifests.METHOD_FIELDS))
+        end
+      end
+      for name in pairs(own) do
+        if not listed[name] then
+          problems[#problems + 1] = ("%s: methods.%s names no method of map.METHODS.%s"):format(path, name, kind)
+        end
+      end
+    end
+    local kinds = {}
+    for _, kind in ipairs(manifests.kinds()) do kinds[kind] = true end
+    for _, path in ipairs(files(manifests.NATIVES_DIR .. "*.lua")) do
+      local kind = path:match("([%w_]+)%.lua$")
+      if not kinds[kind] then
+        problems[#problems + 1] = ("%s names no kind of map.METHODS (map.METHODS.%s)"):format(path, kind)
+      end
+    end
+  end
+  for _, list in ipairs(LISTS) do
+    local found = list.names()
+    for _, name in ipairs(names) do
+      if not found[name] then
+        problems[#problems + 1] = ("map.%s is missing from %s (%s)"):format(name, list.file, list.what)
       end
     end
   end
   return problems
 end
 
+-- `fields` without `field`: a copy.
+local function without(fields, field)
+  local copy = {}
+  for k, v in pairs(fields) do copy[k] = v end
+  copy[field] = nil
+  return copy
+end
+
 describe("the toolkit checklist (docs/architecture.md)", function()
-  it("every export has its entry in every list, or is exempt from it here", function()
-    assert.are.same({}, missing(exports()))
+  it("every export has its manifest, every method its entry, each of every field, and the lists have them", function()
+    assert.are.same({}, missing(manifests.export_names(), true))
   end)
 
-  it("reports an export that no list has, naming each file", function()
-    local names = exports()
+  it("reports an export that nothing has, naming each file and each field of its manifest", function()
+    local names = manifests.export_names()
     names[#names + 1] = "fake_export"
     local problems = {}
     for _, problem in ipairs(missing(names)) do
       if problem:find("fake_export", 1, true) then problems[#problems + 1] = problem end
     end
-    assert.are.equal(#LISTS, #problems)
-    for i, list in ipairs(LISTS) do
-      assert.are.equal(("map.fake_export is missing from %s (%s)"):format(list.file, list.what), problems[i])
+    local path = "spec/exports/fake_export.lua"
+    local expected = { "map.fake_export has no manifest (" .. path .. ")" }
+    for _, field in ipairs(manifests.FIELDS) do
+      expected[#expected + 1] = ('%s: map.fake_export has no "%s"'):format(path, field)
     end
+    for _, list in ipairs(LISTS) do
+      expected[#expected + 1] = ("map.fake_export is missing from %s (%s)"):format(list.file, list.what)
+    end
+    assert.are.same(expected, problems)
   end)
 
+  it("reports each field missing from a manifest or a method's entry, naming the manifest, the entry and the field",
+    function()
+      for _, entry in ipairs(manifests.entries()) do
+        local fields = entry.method and (entry.export and append({ "cases" }, manifests.METHOD_FIELDS)
+          or manifests.METHOD_FIELDS) or manifests.FIELDS
+        assert.are.same({}, check_fields(entry, fields), entry.label)
+        for _, field in ipairs(fields) do
+          local stripped = { label = entry.label, name = entry.name, path = entry.path, method = entry.method,
+            export = entry.export,
+            fields = without(entry.fields, field) }
+          local expected = { ('%s: %s has no "%s"'):format(entry.path, entry.label, field) }
+          assert.are.same(expected, check_fields(stripped, fields))
+        end
+      end
+    end)
+
+  it("reports an empty list of samples or bad calls, a bad call without its message, a reference that does not name it",
+    function()
+      local entry = manifests.exports()[1]
+      local function problems(changes)
+        local fields = {}
+        for k, v in pairs(entry.fields) do fields[k] = v end
+        for k, v in pairs(changes) do fields[k] = v end
+        return check_fields({ label = entry.label, name = entry.name, path = entry.path, fields = fields },
+          manifests.FIELDS)
+      end
+      local where = entry.path .. ": " .. entry.label
+      assert.are.same({ where .. '\'s "samples" is an empty list' }, problems({ samples = {} }))
+      assert.are.same({ where .. '\'s "bad" is an empty list' }, problems({ bad = {} }))
+      assert.are.same({ where .. '\'s "bad"[2] is a table, not { "<exact message>", function(f) }' },
+        problems({ bad = { entry.fields.bad[1], { function() end } } }))
+      assert.are.same({ where .. '\'s "samples" is a string, not ' .. FIELD.samples.expected },
+        problems({ samples = "none" }))
+      assert.are.same({ where .. '\'s "storm" is an empty reason' }, problems({ storm = " " }))
+      local fake = { label = "map.fake_export", name = "fake_export", path = "spec/exports/fake_export.lua" }
+      fake.fields = { reference = { spec = "spec/api_spec.lua", bench = "bench/bench.lua" } }
+      assert.are.same({
+        "spec/exports/fake_export.lua: map.fake_export's reference.spec, spec/api_spec.lua, does not name it",
+        "spec/exports/fake_export.lua: map.fake_export's reference.bench, bench/bench.lua, does not name it",
+      }, check_fields(fake, {}))
+      fake.fields = { reference = { spec = "spec/none_spec.lua", bench = { run = print } } }
+      assert.are.same({
+        "spec/exports/fake_export.lua: map.fake_export's reference.spec, spec/none_spec.lua, does not exist",
+        "spec/exports/fake_export.lua: map.fake_export's reference.bench is a workload without run and lua",
+      }, check_fields(fake, {}))
+    end)
+
   it("reads every list: each holds most exports", function()
-    local names = exports()
+    local names = manifests.export_names()
     for _, list in ipairs(LISTS) do
       local found, count = list.names(), 0
       for _, name in ipairs(names) do

@@ -1,10 +1,13 @@
 -- map.level on Lua 5.4 and LuaJIT (see .busted): a level in native memory
 -- and its fields give what the table functions give on the same map, with
--- the same options and messages (`map.<fn>` read as `level:<fn>`); the
--- level's own methods (get, set, things, occupancy, save) round-trip.
--- Bad arguments and the finalizer storm: hostile_spec.lua.
+-- the same options and messages (`map.<fn>` read as `level:<fn>`), for
+-- every method that is the method form of an export (the cases are its
+-- manifest's, spec/exports/<fn>.lua's `method`); the level's own methods
+-- (get, set, things, occupancy, save) round-trip. Bad arguments and the
+-- finalizer storm: hostile_spec.lua.
 local map = require "map"
 local support = require "spec.support"
+local manifests = require "spec.manifests"
 
 local fmt = string.format
 
@@ -39,100 +42,62 @@ local function each_map(f)
 end
 
 -- A cell of m that is not a wall, drawn with rand.
-local function open_cell(m, rand)
-  local cells = support.cells_not_in(m, "#")
-  local c = cells[rand(#cells)]
-  return { x = c[1], y = c[2] }
+local open_cell = support.open_cell
+
+local pack = manifests.pack
+local unpack = manifests.unpack
+
+-- The methods that are the method forms of exports: their manifests'
+-- `method`, with the argument lists to give both.
+local FORMS = {}
+for _, entry in ipairs(manifests.methods()) do
+  if entry.export then FORMS[#FORMS + 1] = entry end
 end
 
--- Calls fn(m, ...) and lvl:fn(...) and returns both results (packed), or
--- both errors with the prefix of the table function's message read as the
--- method's.
-local function pack(...) return { n = select("#", ...), ... } end
-
-local function both(m, lvl, fn, ...)
-  local a, b = pack(pcall(map[fn], m, ...)), pack(pcall(lvl[fn], lvl, ...))
+-- map.<fn>(m, ...) and lvl:<fn>(...) with a case's arguments (the level's
+-- own, `case.level`, where it takes a field in place of a table), each
+-- packed after pcall; the table function's message read as the method's.
+-- A native the method returns (a field) is compared by its table, its
+-- cells read one by one and its size.
+local function compare(fn, m, lvl, case, where)
+  local args = pack(unpack(case, 1, case.n or #case))
+  local own = case.level and pack(unpack(case.level, 1, case.level.n or #case.level)) or args
+  local a, b = pack(pcall(map[fn], m, unpack(args, 1, args.n))), pack(pcall(lvl[fn], lvl, unpack(own, 1, own.n)))
   if not a[1] then a[2] = a[2]:gsub("^map%." .. fn .. ":", "level:" .. fn .. ":") end
-  return a, b
+  if case.fails then assert(not b[1], where .. ": no error") end
+  for i = 2, b.n do
+    local value = b[i]
+    if type(value) == "userdata" then
+      local t = a[i]
+      assert.are.same({ #m[1], #m }, { value.width, value.height }, where)
+      for y = 1, #m, 3 do
+        for x = 1, #m[1], 2 do
+          if (t[y] and t[y][x]) ~= value:get(x, y) then
+            error(fmt("%s: cell (%d,%d) reads %s, the table function's %s", where, x, y, tostring(value:get(x, y)),
+              tostring(t[y] and t[y][x])), 2)
+          end
+        end
+      end
+      same_rows(value:table(), t, where)
+      b[i] = value:table()
+    end
+  end
+  assert.are.same(a, b, where)
 end
 
-describe("a level's methods equal the table functions", function()
-  it("fov, distances and flee give fields whose tables and cells are the table functions'", function()
-    each_map(function(m, name, rand)
-      local lvl = map.level(m)
-      for _ = 1, 3 do
-        local p = open_cell(m, rand)
-        local radius = ({ nil, 0, 1, 5, 8, 100 })[rand(6)]
-        local opaque = ({ nil, { opaque = "#" }, { opaque = "#+" } })[rand(3)]
-        local f = lvl:fov(p, radius, opaque)
-        same_rows(f:table(), map.fov(m, p, radius, opaque), name .. " fov")
-        local options = ({ {}, { diagonal = true }, { max = rand(12) }, { cost = { ["."] = 1, ["+"] = 3 } },
-          { avoid = { open_cell(m, rand) }, diagonal = true }, { known = map.fov(m, p, 6) } })[rand(6)]
-        local sources = rand(2) == 1 and p or { p, open_cell(m, rand) }
-        local d, t = lvl:distances(sources, options), map.distances(m, sources, options)
-        same_rows(d:table(), t, name .. " distances " .. support.options_text(options))
-        for y = 1, #m, 3 do
-          for x = 1, #m[1], 2 do assert.are.equal(t[y][x], d:get(x, y)) end
+describe("a level's methods equal the table functions (their manifests' method cases)", function()
+  assert(#FORMS > 0)
+  for _, entry in ipairs(FORMS) do
+    local fn = entry.name
+    it(("lvl:%s gives what map.%s gives on the same map, its messages named level:%s"):format(fn, fn, fn), function()
+      each_map(function(m, name, rand)
+        local lvl = map.level(m)
+        for i, case in ipairs(entry.fields.cases(m, rand, lvl)) do
+          compare(fn, m, lvl, case, ("%s: %s, case %d"):format(name, entry.label, i))
         end
-        local s = lvl:flee(sources, options)
-        local ft = map.flee(m, sources, options)
-        same_rows(s:table(), ft, name .. " flee")
-        -- From the distance field, its search not done again: the same map.
-        local rest = {}
-        for k, v in pairs(options) do if k ~= "max" then rest[k] = v end end
-        same_rows(lvl:flee(d, rest):table(), ft, name .. " flee from a field")
-        assert.are.same({ #m[1], #m }, { d.width, d.height })
-      end
+      end)
     end)
-  end)
-
-  it("path, step, explore, sample, visible, reachable and autotile return what the table functions return", function()
-    each_map(function(m, name, rand)
-      local lvl = map.level(m)
-      for _ = 1, 3 do
-        local a, b = open_cell(m, rand), open_cell(m, rand)
-        local o = ({ {}, { diagonal = true }, { max = rand(30) }, { cost = { ["."] = 2 } } })[rand(4)]
-        assert.are.same(both(m, lvl, "path", a, b, o))
-        local d = map.distances(m, b)
-        local dl = lvl:distances(b)
-        local so = ({ {}, { diagonal = true }, { avoid = { b } }, { known = map.fov(m, a, 5) } })[rand(4)]
-        assert.are.same({ map.step(m, d, a, so) }, { lvl:step(dl, a, so) }, name .. " step on a field")
-        assert.are.same({ map.step(m, d, a, so) }, { lvl:step(d, a, so) }, name .. " step on a table")
-        local known = map.fov(m, a, 6)
-        assert.are.same(both(m, lvl, "explore", known, a, { diagonal = rand(2) == 1 }))
-        local memory = lvl:field()
-        lvl:fov(a, 6, { into = memory })
-        assert.are.same({ map.explore(m, known, a) }, { lvl:explore(memory, a) }, name .. " explore on a memory")
-        assert.are.same(both(m, lvl, "sample", 3, { seed = rand(100), from = a, min = 2 }))
-        assert.are.same(both(m, lvl, "visible", a, b, { radius = rand(20) }))
-        assert.are.same(both(m, lvl, "reachable"))
-        assert.are.same(both(m, lvl, "autotile", { mode = ({ "blob", "8", "4" })[rand(3)] }))
-      end
-    end)
-  end)
-
-  it("gives the table functions' messages, named level:<fn>", function()
-    local m = map.generate { width = 30, height = 12, seed = 7 }
-    local lvl = map.level(m)
-    local d = map.distances(m, m.player)
-    local cases = {
-      { "fov", 0, 1 }, { "fov", m.player, -1 }, { "fov", m.player, 8, { opaque = 1 } },
-      { "distances", {} }, { "distances", m.player, { max = -1 } },
-      { "flee", m.player, { factor = 5 } }, { "path", m.player, 99, 1 }, { "step", d, 0, 0 },
-      { "explore", {}, m.player, { cost = 0 } }, { "sample", -1 },
-      { "visible", m.player, m.stairs, { radius = "x" } }, { "reachable", 1 }, { "autotile", { mode = "x" } },
-    }
-    for _, case in ipairs(cases) do
-      local a, b = both(m, lvl, (table.unpack or unpack)(case))
-      assert.is_false(b[1], case[1])
-      assert.are.same(a, b)
-    end
-    -- Where a level takes more, its message says so: a field for d, `occupied`.
-    assert.has_error(function() lvl:step(7, m.player) end,
-      "level:step: d must be a table of rows or a field, got number")
-    assert.has_error(function() lvl:distances(m.player, { colour = 1 }) end,
-      'level:distances: unknown option "colour" (options: avoid, blocked, cost, diagonal, known, max, occupied)')
-  end)
+  end
 end)
 
 describe("a level made by map.level{...}", function()

@@ -2,7 +2,8 @@
 -- made from the module (docs/algorithms.lua, `make readme`): the reference
 -- in docs/generators.md, the README's table, docs/api.md's list and the
 -- per-algorithm types of types/map.d.lua must say exactly what map.ALGORITHMS
--- and map.describe say, with sample maps the module prints today; the LÖVE
+-- and map.describe say, with sample maps the module prints today; and
+-- docs/api.md's lists of methods what map.METHODS says; the LÖVE
 -- demo reads map.ALGORITHMS itself. The game loops of the README and
 -- docs/api.md must run as written, and docs/levels.md's examples and
 -- docs/api.md's on levels in native memory print what they show.
@@ -19,13 +20,22 @@ describe("what is made from the module by `make readme`", function()
     end)
   end
 
-  it("notices a part that drifts: a generator missing from a file", function()
+  it("notices a part that drifts: a generator (or a method) missing from a file", function()
     for _, part in ipairs(made.parts) do
       local text = support.read_file(part.path)
-      local last = map.ALGORITHMS[#map.ALGORITHMS]
+      local last = part.drift or map.ALGORITHMS[#map.ALGORITHMS]
       local dropped = part.text:gsub(last, "x")
       local stale = made.with_part({ path = part.path, begin = part.begin, finish = part.finish, text = dropped }, text)
       assert.are_not.equal(made.with_part(part, stale), stale, part.path)
+    end
+  end)
+
+  it("docs/api.md shows a call of every method of map.METHODS (`x:<method>(`)", function()
+    local api = support.read_file("docs/api.md")
+    for kind, names in pairs(map.METHODS) do
+      for _, name in ipairs(names) do
+        assert(api:find(":" .. name .. "(", 1, true), ("docs/api.md shows no call of %s:%s"):format(kind, name))
+      end
     end
   end)
 

@@ -342,6 +342,13 @@ function M.cells_not_in(m, chars)
   return out
 end
 
+-- A cell of m that is not a wall, drawn with rand, as {x=, y=}.
+function M.open_cell(m, rand)
+  local cells = M.cells_not_in(m, "#")
+  local c = cells[rand(#cells)]
+  return { x = c[1], y = c[2] }
+end
+
 -- The generated levels: 312 rooms and caves of several sizes, some with
 -- doors ("+", opaque) put on floor cells next to walls.
 local LEVELS = {

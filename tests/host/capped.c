@@ -14,11 +14,15 @@
  *     host.used()        bytes of Lua heap in use, as this allocator counts
  *     host.cap([bytes])  the cap in bytes; with an argument, sets it first
  *     host.refused()     how many allocations the cap has refused so far
+ *     host.trim()        gives the C heap's free memory back to the system
+ *                        (malloc_trim), so that RSS counts what is held,
+ *                        not a freed chunk the heap's layout keeps
  *
  * package.cpath comes from LUA_CPATH_5_4 / LUA_CPATH as usual (run.sh points
  * it at build/lib/lua/5.4/?.so). Exit status: 0 when the script returns,
  * 1 when it raises (the message and a traceback go to stderr), 2 on bad usage.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -80,6 +84,12 @@ static int host_refused(lua_State *L) {
     return 1;
 }
 
+static int host_trim(lua_State *L) {
+    (void)L;
+    malloc_trim(0);
+    return 0;
+}
+
 static int traceback(lua_State *L) {
     const char *message = lua_tostring(L, 1);
     luaL_traceback(L, L, message ? message : "(error object is not a string)", 1);
@@ -92,7 +102,7 @@ static int run(lua_State *L) {
     luaL_openlibs(L);
 
     static const luaL_Reg functions[] = {
-        {"used", host_used}, {"cap", host_cap}, {"refused", host_refused}, {NULL, NULL}};
+        {"used", host_used}, {"cap", host_cap}, {"refused", host_refused}, {"trim", host_trim}, {NULL, NULL}};
     luaL_newlib(L, functions);
     lua_setglobal(L, "host");
 

@@ -13,10 +13,16 @@ function M.rss_kib()
   return tonumber(status:match("VmRSS:%s*(%d+) kB"))
 end
 
--- RSS after a full collection, so that garbage Lua still holds is not counted.
+-- RSS after a full collection, so that garbage Lua still holds is not counted;
+-- in the capped host, after the C heap's free memory went back to the
+-- system (host.trim), so that a freed chunk the heap's layout keeps (which
+-- glibc's dynamic mmap threshold can leave there) is not counted either:
+-- what grows is what is held.
 function M.settled_rss_kib()
   collectgarbage("collect")
   collectgarbage("collect")
+  -- luacheck: globals host
+  if host and host.trim then host.trim() end
   return M.rss_kib()
 end
 
@@ -62,97 +68,27 @@ function M.aliased_map(width, height, cell)
   return m
 end
 
--- One call of every export on side x side maps: {name, function, arguments,
--- what} for new_map, render, reachable, fov, distances and path on an open
--- map, weighted distances and path on a one-cell-wide map of `many` cells
--- (default side x side; the padded board holds three cells for each of its
--- cells), distances from `many` sources on one cell, and the three generate
--- exports for every algorithm; then the turn functions on the open map
--- (flee, explore with everything known, sample with every filter, visible
--- across the whole map, parse of its text; not step, which reads 3x3 cells
--- whatever the map), distances and path with
--- `avoid` (the `many` sources), `known` and `max`, flee on the one-wide map
--- with costs, a line of `many` cells and the open map's autotile; a noise's
--- grid of side x side (map.noise itself makes a fixed-size userdata, no
--- argument makes it large), and the light of the whole open map, grey and
--- coloured. The one-wide map and the sources
--- are Lua arrays of `many` entries (16 bytes each on Lua 5.4).
-function M.every_export(map, side, many)
-  many = many or side * side
-  local open = M.aliased_map(side, side, ".")
-  local half = math.floor(side / 2)
-  local narrow = M.aliased_map(1, many, ".")
-  local one, spot = { { "." } }, { x = 1, y = 1 }
-  local sources = {}
-  for i = 1, many do sources[i] = spot end
-  local costs = { cost = { ["."] = 2 } }
-  local cases = {
-    { "map.new_map", map.new_map, { side, side } },
-    { "map.render", map.render, { open } },
-    { "map.reachable", map.reachable, { open } },
-    { "map.fov", map.fov, { open, half, half } },
-    { "map.distances", map.distances, { open, { x = 1, y = 1 } } },
-    { "map.path", map.path, { open, 1, 1, side, side } },
-    { "map.distances", map.distances, { narrow, spot, costs }, "1-wide, costs" },
-    { "map.path", map.path, { narrow, 1, 1, 1, many, costs }, "1-wide, costs" },
-    { "map.distances", map.distances, { one, sources, costs }, "many sources, costs" },
-    { "map.distances", map.distances, { one, sources }, "many sources" },
-  }
-  local known = M.aliased_map(side, side, true)
-  local limits = { avoid = sources, known = known, max = side }
-  local text = string.rep(string.rep(".", side) .. "\n", side)
-  local turns = {
-    { "map.flee", map.flee, { open, spot } },
-    { "map.flee", map.flee, { narrow, spot, costs }, "1-wide, costs" },
-    { "map.distances", map.distances, { open, { x = half, y = half }, limits }, "avoid, known, max" },
-    { "map.path", map.path, { open, half, half, side, side, limits }, "avoid, known, max" },
-    { "map.explore", map.explore, { open, known, half, half }, "all known" },
-    -- Every cell of the open map is in sight of `spot`: none is hidden.
-    { "map.sample", map.sample, { open, 0, { seed = 1, from = spot, min = 1, hidden = true } } },
-    -- It reads the line's cells alone (a few KiB): it may still find them
-    -- with the heap full.
-    { "map.visible", map.visible, { open, 1, 1, side, side }, small = true },
-    { "map.parse", map.parse, { text } },
-    { "map.line", map.line, { 1, 1, many, 7 } },
-    -- Every cell in the class: a mask for each.
-    { "map.autotile", map.autotile, { open, { chars = "." } } },
-    -- A level holds its cells natively; every cell a thing at worst.
-    { "map.level", map.level, { open, { things = "." } } },
-    { "map.level", map.level, { text }, "text" },
-    { "map.field", map.field, { side, side } },
-    { "map.light", map.light, { open, { { x = half, y = half, radius = side } } } },
-    { "map.light", map.light, { open, { { x = half, y = half, radius = side, color = { 1, 0.5, 0 } } } }, "colours" },
-  }
-  -- A noise made now, out of the calls measured: its grid is a method.
-  local made, source = pcall(map.noise, { seed = 1, octaves = 4 })
-  if made then
-    turns[#turns + 1] = { "noise:grid", function(w, h) return source:grid(w, h) end, { side, side } }
-  end
-  -- A level saved (made now, out of the calls measured), loaded back.
-  local ok, saved = pcall(function() return map.level(open):save() end)
-  if ok then turns[#turns + 1] = { "map.load", map.load, { saved } } end
-  -- The toolbox's large calls: names learnt from `many` words (at most
-  -- 100,000) at the highest order, a scheduler of as many actors loaded
-  -- back (made now); a source is of fixed size.
-  local words, actors = {}, {}
-  local scheduler = map.scheduler()
-  for i = 1, math.min(many, 100000) do
-    words[i] = ("%08x"):format(i * 2654435761 % 4294967296):gsub("%d", function(d) return ("gklmnprstv"):sub(d + 1,
-      d + 1) end)
-    actors[i] = i
-    scheduler:add(i, i % 10 + 1)
-  end
-  turns[#turns + 1] = { "map.names", map.names, { words, { order = 8, novel = false } } }
-  -- The scheduler is kept with its case: collected, its Rust memory would
-  -- go back to the C heap, where a later call could find it with the Lua
-  -- heap full (LuaJIT's heap is its own).
-  turns[#turns + 1] = { "map.scheduler", map.scheduler, { scheduler:state(), actors }, made = scheduler }
-  for _, case in ipairs(turns) do cases[#cases + 1] = case end
-  for _, algorithm in ipairs(map.ALGORITHMS) do
-    local options = { width = side, height = side, seed = 1, algorithm = algorithm }
-    cases[#cases + 1] = { "map.generate", map.generate, { options }, algorithm }
-    cases[#cases + 1] = { "map.generate_text", map.generate_text, { options }, algorithm }
-    cases[#cases + 1] = { "map.generate_json", map.generate_json, { options }, algorithm }
+-- One call of every export and method whose result grows with its
+-- arguments, on side x side maps: {label, function, arguments, what,
+-- small =, made =}, made from the manifests' `big` (spec/exports/<name>.lua,
+-- spec/natives/<kind>.lua) on the arguments spec/exports/fixtures.lua's
+-- host(side, many) makes (`many`: default side x side; the padded board
+-- holds three cells for each cell of the one-wide map of `many` cells). A
+-- case `small` may succeed with the heap full; `made` is kept with it.
+function M.every_export(_, side, many)
+  local manifests = require "spec.manifests"
+  local h = require("spec.exports.fixtures").host(side, many)
+  local cases = {}
+  for _, entry in ipairs(manifests.entries()) do
+    local big = manifests.applies(entry, "big")
+    if big then
+      for _, case in ipairs(big(h)) do
+        local args = {}
+        for i = 1, #case do args[i] = case[i] end
+        cases[#cases + 1] = { entry.label, manifests.callable(entry), args, case.what, small = case.small,
+          made = case.made }
+      end
+    end
   end
   return cases
 end
