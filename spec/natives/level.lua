@@ -87,6 +87,10 @@ return {
         { "level:set: ch must be a one-character string, got nil", function(f) return f.lvl20:set(1, 1) end },
         { "level:set: ch must be a one-character string, got 5", function(f) return f.lvl20:set(1, 1, 5) end },
         { "level:set: expected at most 4 arguments, got 5", function(f) return f.lvl20:set(1, 1, "#", 1) end },
+        -- A bad self with no more arguments (the LuaJIT route once raised
+        -- "bad argument #1 to 'select'" for it).
+        { "level:set: self must be a level, got number", function(f) return f.lvl20.set(5) end },
+        { "level:set: self must be a level, got nil", function(f) return f.lvl20.set(nil) end },
       },
       storm = function(a) return a.lvl:set(2, 2, "+") end,
       big = "writes one cell: no argument makes it large",
