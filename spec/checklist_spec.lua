@@ -126,8 +126,10 @@ local function check_fields(entry, fields)
     end
     local bench = reference.bench
     if type(bench) == "string" then
-      text = read_or_nil(bench)
-      if not text then
+      text = bench:find("^bench/") and read_or_nil(bench)
+      if not bench:find("^bench/") then
+        say("%s: %s's reference.bench, %s, is not a file of bench/", bench)
+      elseif not text then
         say("%s: %s's reference.bench, %s, does not exist", bench)
       elseif not names_it(text, entry) then
         say("%s: %s's reference.bench, %s, does not name it", bench)

@@ -299,14 +299,16 @@ function M.fixed()
   return { n = n, scheduler = scheduler, actors = actors, state = state, examples = examples }
 end
 
--- A `width` x `height` map of `cell` whose rows all alias one row table: a
--- map the module reads as width x height cells while it costs Lua one row.
-local function aliased(width, height, cell)
-  local row = {}
-  for x = 1, width do row[x] = cell end
-  local m = {}
-  for y = 1, height do m[y] = row end
-  return m
+-- A `width` x `height` map of `cell` whose rows all alias one row table.
+local aliased = require("tests.host.lib").aliased_map
+
+-- generate's big cases: every algorithm on h's side x side.
+function M.every_algorithm(h)
+  local list = {}
+  for _, algorithm in ipairs(map.ALGORITHMS) do
+    list[#list + 1] = { { width = h.side, height = h.side, seed = 1, algorithm = algorithm }, what = algorithm }
+  end
+  return list
 end
 
 -- What the big cases of tests/host/lib.lua's every_export read (their

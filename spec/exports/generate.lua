@@ -90,13 +90,7 @@ return {
     function(a) return map.generate(a.world) end,
     function(a) return map.generate(a.seeded) end,
   },
-  big = function(h)
-    local list = {}
-    for _, algorithm in ipairs(map.ALGORITHMS) do
-      list[#list + 1] = { { width = h.side, height = h.side, seed = 1, algorithm = algorithm }, what = algorithm }
-    end
-    return list
-  end,
+  big = require("spec.exports.fixtures").every_algorithm,
   memory = memory,
   reference = { spec = "spec/generators_spec.lua", bench = "bench/generators.lua" },
   method = "not a method of a level: map.level{...} generates a level",

@@ -30,13 +30,7 @@ return {
   generate_options = true,
   bad = bad,
   storm = function(a) return map.generate_json(a.level) end,
-  big = function(h)
-    local list = {}
-    for _, algorithm in ipairs(map.ALGORITHMS) do
-      list[#list + 1] = { { width = h.side, height = h.side, seed = 1, algorithm = algorithm }, what = algorithm }
-    end
-    return list
-  end,
+  big = require("spec.exports.fixtures").every_algorithm,
   memory = { kind = "text", once = true, size = function() return 600, 600 end,
     call = function() return map.generate_json { width = 600, height = 600, seed = 1, rooms = 10000,
       items = 10000 } end },

@@ -274,19 +274,21 @@ pub fn walking_distances_by(grid: &Grid, start: Pos, blocked: &ByteSet) -> Vec<u
     dist
 }
 
+/// An entry of `place`, for the tests.
+#[cfg(test)]
+pub(crate) fn entry(char: u8, count: usize, min: usize, hidden: bool) -> Placement {
+    Placement {
+        char,
+        count,
+        min,
+        hidden,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::grid::WALL;
-
-    fn entry(char: u8, count: usize, min: usize, hidden: bool) -> Placement {
-        Placement {
-            char,
-            count,
-            min,
-            hidden,
-        }
-    }
 
     #[test]
     fn entries_are_checked() {

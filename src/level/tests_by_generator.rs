@@ -3,7 +3,7 @@
 //! pipeline. (The generators' files test their carving alone: `generators/`
 //! never uses `level/`.)
 
-use super::place::Placement;
+use super::place::entry;
 use super::{generate, generate_by, Params};
 use crate::generators::testing::{check_generator, hidden_floor, run, HIDDEN_MIN_SIZE};
 use crate::generators::{Generator, Layout, Options, ROCK};
@@ -158,15 +158,6 @@ fn arena(grid: &mut Grid, _: &Options, _: &mut Rng) -> Result<Layout, String> {
         },
         stairs: None,
     })
-}
-
-fn entry(char: u8, count: usize, min: usize, hidden: bool) -> Placement {
-    Placement {
-        char,
-        count,
-        min,
-        hidden,
-    }
 }
 
 #[test]
