@@ -820,7 +820,9 @@ fn directed_case(gen: &mut Gen, algorithm: &'static Generator) -> Params<'static
             char: gen.pick(b"Mg&k"),
             count: if gen.chance(5) { 300 } else { gen.size(0, 6) },
             min: gen.pick(&[0, 0, 3, 10, 60]),
-            hidden: gen.chance(40),
+            // Only of a generator that declares it hides (`place ...
+            // hidden` on one that does not is refused: tests_by_generator).
+            hidden: algorithm.hides && gen.chance(40),
         };
         params.design.place.push(entry);
     }
