@@ -16,13 +16,14 @@ local MAKE = {
   noise = function() return map.noise { seed = 1 } end,
 }
 
--- The methods the LuaJIT route runs in Lua, by kind (`noise:grid` too, but
--- inside `guard`, a C function).
+-- The methods the LuaJIT route runs in Lua, by kind (`noise:grid`,
+-- `rng:fill` and `scheduler:add` too, but inside `guard`, a C function that
+-- names their out-of-memory errors as the C methods do).
 local ROUTED = {
   level = { "get", "set", "occupy", "vacate", "occupied", "steps" },
   field = { "get" },
-  rng = { "random", "fill" },
-  scheduler = { "next", "add", "remove" },
+  rng = { "random" },
+  scheduler = { "next", "remove" },
   noise = { "get" },
 }
 

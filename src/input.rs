@@ -18,11 +18,6 @@ pub const MAX_CELLS: usize = 4_000_000;
 /// so a seed survives LuaJIT numbers and JSON unchanged.
 pub const MAX_SEED: i64 = 1 << 53;
 
-/// The most rooms one map may ask for. Corridor work grows with rooms times
-/// the map's width plus height: at this cap the slowest map (800000x5) takes
-/// about 2 s, where 100,000 rooms would take 20.
-pub const MAX_ROOMS: i64 = 10_000;
-
 /// One argument as the caller gave it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Arg<'a> {

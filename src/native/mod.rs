@@ -11,6 +11,8 @@
 pub mod field;
 pub mod save;
 
+use std::rc::Rc;
+
 use crate::grid::{ByteSet, Grid, Pos, FLOOR, PLAYER};
 use crate::level::Level;
 
@@ -104,9 +106,12 @@ impl Bits {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NativeLevel {
     terrain: Grid,
-    things: Vec<Thing>,
+    /// Shared, never changed once made: a reply can hold them while it
+    /// pushes them (`lvl:things()`), without a copy.
+    things: Rc<[Thing]>,
     occupied: Bits,
-    meta: Option<Box<Level>>,
+    /// Shared as the things are (`lvl.rooms`).
+    meta: Option<Rc<Level>>,
     /// The characters that block walking on it, where not `#` alone: a
     /// table's `blocked`, or its generator's (the overworld's `#~^`); each
     /// character once, in the order given.
@@ -119,7 +124,7 @@ impl NativeLevel {
         let occupied = Bits::new(grid.cells().len());
         NativeLevel {
             terrain: grid,
-            things: Vec::new(),
+            things: Rc::from([]),
             occupied,
             meta: None,
             blocked: None,
@@ -161,33 +166,48 @@ impl NativeLevel {
         let mut native = NativeLevel::from_grid(grid);
         native.things = native.split(&chars, level.up);
         native.blocked = level.blocked().map(|b| b.as_bytes().to_vec());
-        native.meta = Some(Box::new(level));
+        native.meta = Some(Rc::new(level));
         native
     }
 
     /// Moves every cell of `chars` out into things, in row order.
-    fn split(&mut self, chars: &ByteSet, up: Option<Pos>) -> Vec<Thing> {
+    fn split(&mut self, chars: &ByteSet, up: Option<Pos>) -> Rc<[Thing]> {
         let up = up.map(|p| self.terrain.index(p));
-        // Counted first: a list grown by doubling would peak at twice its size.
+        // Counted first, then made in place: a list grown by doubling, or
+        // copied into its `Rc`, would peak at twice its size.
         let count = self
             .terrain
             .cells()
             .iter()
             .filter(|&&c| chars[c as usize])
             .count();
-        let mut things = Vec::with_capacity(count);
+        let mut things = Rc::<[Thing]>::new_uninit_slice(count);
+        let slots = Rc::get_mut(&mut things).expect("a new Rc is unique");
+        let mut slot = slots.iter_mut();
         for i in 0..self.terrain.cells().len() {
             let c = self.terrain.cells()[i];
             if chars[c as usize] {
-                things.push(Thing {
+                let thing = Thing {
                     char: c,
                     index: i as u32,
-                });
+                };
+                slot.next().expect("counted").write(thing);
                 let under = if up == Some(i) { UP } else { FLOOR };
                 self.terrain.set_at(i, under);
             }
         }
-        things
+        // SAFETY: every one of the `count` slots was written, as counted.
+        unsafe { things.assume_init() }
+    }
+
+    /// Its things, shared (a reply pushing them holds them so).
+    pub fn shared_things(&self) -> Rc<[Thing]> {
+        Rc::clone(&self.things)
+    }
+
+    /// `generate`'s metadata, shared, for a generated level.
+    pub fn shared_meta(&self) -> Option<Rc<Level>> {
+        self.meta.clone()
     }
 
     pub fn width(&self) -> usize {

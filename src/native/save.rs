@@ -26,13 +26,20 @@
 //! cell against the map: a truncated, corrupted or foreign string is an
 //! error, never a wrong level.
 
+use std::rc::Rc;
+
 use super::field::{Cells, Field};
 use super::{Bits, NativeLevel, Thing};
+use crate::generators::shared::MAX_ROOMS;
 use crate::grid::{Grid, Pos, Rect};
-use crate::input::MAX_CELLS;
+use crate::input::{MAX_CELLS, MAX_SEED};
 use crate::level::items::Item;
 use crate::level::place::Placed;
+use crate::level::place::MAX_PLACED;
+use crate::level::template::MAX_COPIES;
 use crate::level::vaults::Vault;
+use crate::level::vaults::MAX_TEMPLATES;
+use crate::level::MAX_ITEMS;
 use crate::level::{exits::Exits, Level};
 use crate::toolkit::board::{BEYOND, MAX_VALUE};
 
@@ -346,7 +353,10 @@ fn read_field(bytes: &[u8]) -> Result<Field, String> {
                 .chunks_exact(8)
                 .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))
                 .collect();
-            if values.iter().any(|&v| v != BEYOND && v.abs() > MAX_VALUE) {
+            if values
+                .iter()
+                .any(|&v| v != BEYOND && v.unsigned_abs() > MAX_VALUE as u64)
+            {
                 return Err("field has a value beyond 2^53".into());
             }
             Cells::Wide(values)
@@ -408,7 +418,7 @@ fn read_body(bytes: &[u8], with_blocked: bool) -> Result<NativeLevel, String> {
     }
     let meta = match r.u8()? {
         0 => None,
-        1 => Some(Box::new(read_meta(&mut r)?)),
+        1 => Some(Rc::new(read_meta(&mut r)?)),
         _ => return Err(TRUNCATED.into()),
     };
     let blocked = match with_blocked {
@@ -426,7 +436,7 @@ fn read_body(bytes: &[u8], with_blocked: bool) -> Result<NativeLevel, String> {
     }
     Ok(NativeLevel {
         terrain,
-        things,
+        things: Rc::from(things),
         occupied,
         meta,
         blocked,
@@ -435,6 +445,9 @@ fn read_body(bytes: &[u8], with_blocked: bool) -> Result<NativeLevel, String> {
 
 fn read_meta(r: &mut In) -> Result<Level, String> {
     let seed = i64::from_le_bytes(r.take(8)?.try_into().map_err(|_| TRUNCATED)?);
+    if seed.unsigned_abs() > MAX_SEED as u64 {
+        return Err("level has a seed beyond 2^53".into());
+    }
     let len = r.u8()? as usize;
     let name = r.take(len)?;
     let algorithm = crate::generators::find(name)
@@ -470,6 +483,11 @@ fn read_meta(r: &mut In) -> Result<Level, String> {
     if up.len() > 1 || exits.len() != rooms_n || links.len() != rooms_n || !links_ok {
         return Err("level's metadata does not fit its rooms".into());
     }
+    if !within_generated(
+        r.size, &rooms, &doors, &items, &vaults, &placed, &exits, &links,
+    ) {
+        return Err("level's metadata holds more than a generated level can".into());
+    }
     Ok(Level {
         grid: Grid::new(0, 0, b'.'),
         seed,
@@ -490,6 +508,34 @@ fn read_meta(r: &mut In) -> Result<Level, String> {
                 .collect(),
         },
     })
+}
+
+/// Whether the metadata's lists are no longer than `generate` makes them:
+/// its rooms (the generator's and the vaults' copies), items, vaults and
+/// placed cells at most their caps, its doors at most the cells, each
+/// room's exits at most its ring and its links at most the rooms.
+#[expect(clippy::too_many_arguments, reason = "each list the metadata holds")]
+fn within_generated(
+    (w, h): (usize, usize),
+    rooms: &[Rect],
+    doors: &[Pos],
+    items: &[Item],
+    vaults: &[Vault],
+    placed: &[Placed],
+    exits: &[Vec<Pos>],
+    links: &[Vec<usize>],
+) -> bool {
+    let copies = MAX_TEMPLATES * MAX_COPIES;
+    rooms.len() <= MAX_ROOMS as usize + copies
+        && doors.len() <= w * h
+        && items.len() <= MAX_ITEMS as usize
+        && vaults.len() <= copies
+        && placed.len() <= MAX_PLACED
+        && rooms
+            .iter()
+            .zip(exits)
+            .all(|(room, e)| e.len() <= 2 * (room.w + room.h))
+        && links.iter().all(|l| l.len() <= rooms.len())
 }
 
 /// The memory `map.load` of `bytes` may use: a level is its terrain, bits

@@ -461,9 +461,10 @@ pub fn decompose(x: f64) -> (u64, i32) {
     }
 }
 
-/// The memory `rng:fill` of `count` values may use: 16 bytes each.
+/// The memory `rng:fill` of `count` values may use: 16 bytes each, and
+/// the binding's list of the keys it added to the table (4 bytes each).
 pub fn bound_fill(count: usize) -> usize {
-    16 * count + crate::memory::FIXED
+    20 * count + crate::memory::FIXED
 }
 
 #[cfg(test)]

@@ -12,6 +12,14 @@
 /// major coordinates, and round them alike. Exact integer arithmetic; the
 /// caller bounds `n`, which is the length less one.
 pub fn line(a: (i64, i64), b: (i64, i64)) -> Vec<(i64, i64)> {
+    let cells = cells(a, b);
+    let mut out = Vec::with_capacity(cells.len());
+    out.extend(cells);
+    out
+}
+
+/// The cells of `line(a, b)`, one at a time: nothing is allocated.
+pub fn cells(a: (i64, i64), b: (i64, i64)) -> impl ExactSizeIterator<Item = (i64, i64)> {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let x_major = dx.abs() >= dy.abs();
     let (major, minor, d_major, d_minor) = if x_major {
@@ -20,21 +28,22 @@ pub fn line(a: (i64, i64), b: (i64, i64)) -> Vec<(i64, i64)> {
         (a.1, a.0, dy, dx)
     };
     let n = d_major.abs();
-    let mut cells = Vec::with_capacity(n as usize + 1);
-    for i in 0..=n {
+    // `n + 1` steps: a range of `usize` knows its length (`n` is bounded by
+    // the caller, so it fits).
+    (0..n as usize + 1).map(move |i| {
+        let i = i as i64;
         let along = major + i * d_major.signum();
         let across = if n == 0 {
             minor
         } else {
             minor + nearest_below_ties(i128::from(i) * i128::from(d_minor), i128::from(n))
         };
-        cells.push(if x_major {
+        if x_major {
             (along, across)
         } else {
             (across, along)
-        });
-    }
-    cells
+        }
+    })
 }
 
 /// The integer nearest `p / q` (`q > 0`), the lower one at an exact half:

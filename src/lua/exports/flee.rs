@@ -6,7 +6,7 @@ use crate::lua::shared::level_method::level_method;
 use crate::lua::shared::search::{search_options, FLEE};
 use crate::lua::shared::searched::{rows, searched, SearchAsked};
 use crate::lua::stack::call::function;
-use crate::lua::stack::{Args, Export, Fresh};
+use crate::lua::stack::{Args, Export, Fresh, Native};
 use crate::memory;
 use crate::native::field::Field;
 use crate::native::NativeLevel;
@@ -49,6 +49,9 @@ const FLEE_FROM_FIELD: &[&str] = &["avoid", "blocked", "cost", "diagonal", "fact
 /// options])` from a distance field `d` the game already has: its values
 /// scaled and rescanned over its window, without searching again.
 fn flee_on_level(args: &Args, level: &NativeLevel) -> Result<Fresh<Field>, String> {
+    if args.native_freed(2, Field::kind()) {
+        return Err("d must be a field of values of the level's size, got a freed field".into());
+    }
     let Some(d) = args.native_ref::<Field>(2) else {
         let s = searched(args, FLEE, flee::bound)?;
         return Ok(Fresh::new(Field::values(s.size, s.window, safety_map(&s)?)));

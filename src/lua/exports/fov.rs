@@ -11,6 +11,7 @@ use crate::lua::shared::cells::{after_cell, cell};
 use crate::lua::shared::level_method::level_method;
 use crate::lua::shared::sight::{opaque, radius};
 use crate::lua::stack::call::function;
+use crate::lua::stack::block::what;
 use crate::lua::stack::replies::{Either, Visible};
 use crate::lua::stack::{Args, Export, Field, Fresh, Key, Native};
 use crate::memory;
@@ -127,7 +128,7 @@ unsafe fn memory_at(
         .native(index, NativeField::kind())
         .map(|value| unsafe { &mut *value.cast::<NativeField>() })
     else {
-        return Err(format!("{WHAT}, got {}", args.at(index).type_name()));
+        return Err(format!("{WHAT}, got {}", what(args, index)));
     };
     if !field.is_flags() {
         return Err(format!("{WHAT}, got a field of values"));

@@ -2,8 +2,9 @@
 //! level as a table of rows with its metadata (`shared/level_table.rs`).
 
 use crate::lua::shared::params;
+use crate::lua::shared::seed::Seeded;
 use crate::lua::stack::call::function;
-use crate::lua::stack::Export;
+use crate::lua::stack::{Args, Export};
 
 pub const EXPORT: Export = Export {
     name: "generate",
@@ -13,7 +14,10 @@ pub const EXPORT: Export = Export {
     helpers: &[("generate_parts", luajit::generate_parts)],
 };
 
-function!(generate, "map.generate", params::level);
+function!(generate, "map.generate", |args: &Args| {
+    let (level, draw) = params::level(args)?;
+    Ok(Seeded(level, draw))
+});
 
 /// On LuaJIT, `luajit/levels.lua` builds the table in Lua from the level's
 /// cells and numbers, each handed over as one string.
@@ -27,6 +31,7 @@ mod luajit {
 
     use crate::level::Level;
     use crate::lua::shared::params;
+    use crate::lua::shared::seed::Seeded;
     use crate::lua::stack::call::function;
     use crate::lua::stack::push::push_bytes;
     use crate::lua::stack::{Args, Reply};
@@ -36,7 +41,10 @@ mod luajit {
         /// `luajit/levels.lua` to build the table; errors as `map.generate`'s.
         generate_parts,
         "map.generate",
-        |args: &Args| Ok(Parts::of(params::level(args)?))
+        |args: &Args| {
+            let (level, draw) = params::level(args)?;
+            Ok(Seeded(Parts::of(level), draw))
+        }
     );
 
     /// A level, and its numbers as native-endian `u32`s in one string

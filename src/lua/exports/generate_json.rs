@@ -2,6 +2,7 @@
 
 use crate::level::json;
 use crate::lua::shared::params;
+use crate::lua::shared::seed::Seeded;
 use crate::lua::stack::call::function;
 use crate::lua::stack::{Args, Export};
 
@@ -14,5 +15,6 @@ pub const EXPORT: Export = Export {
 };
 
 function!(generate_json, "map.generate_json", |args: &Args| {
-    Ok(json::level(&params::level(args)?).into_bytes())
+    let (level, draw) = params::level(args)?;
+    Ok(Seeded(json::level(&level).into_bytes(), draw))
 });

@@ -2,6 +2,7 @@
 //! table of rows (no rooms' exits worked out).
 
 use crate::lua::shared::params;
+use crate::lua::shared::seed::Seeded;
 use crate::lua::stack::call::function;
 use crate::lua::stack::{Args, Export};
 
@@ -14,5 +15,6 @@ pub const EXPORT: Export = Export {
 };
 
 function!(generate_text, "map.generate_text", |args: &Args| {
-    Ok(params::level_grid(args)?.render())
+    let (grid, draw) = params::level_grid(args)?;
+    Ok(Seeded(grid.render(), draw))
 });

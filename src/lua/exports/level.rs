@@ -8,6 +8,7 @@ use crate::grid::{byte_set, ByteSet};
 use crate::input::Arg;
 use crate::lua::shared::options::{read_options, string_option};
 use crate::lua::shared::params;
+use crate::lua::shared::seed::{SeedDraw, Seeded};
 use crate::lua::stack::call::function;
 use crate::lua::stack::{Args, Export, Fresh, Key};
 use crate::memory;
@@ -22,9 +23,13 @@ pub const EXPORT: Export = Export {
     helpers: &[],
 };
 
-function!(level, "map.level", |args: &Args| Ok(Fresh::new(level_of(args)?)));
+function!(level, "map.level", |args: &Args| {
+    let (level, draw) = level_of(args)?;
+    Ok(Seeded(Fresh::new(level), draw))
+});
 
-fn level_of(args: &Args) -> Result<NativeLevel, String> {
+/// The level, and the draw of its seed from `rng = r` (`map.level{...}`).
+fn level_of(args: &Args) -> Result<(NativeLevel, SeedDraw), String> {
     let is_map = args.is_table(1) && args.with_field(1, Key::Index(1), |a, top| a.is_table(top));
     match args.get(1) {
         Arg::Str(text) => {
@@ -32,10 +37,8 @@ fn level_of(args: &Args) -> Result<NativeLevel, String> {
             let things = things_option(args, 2)?;
             let size = parse::size(text)?;
             memory::check(native::bound(size.0 * size.1))?;
-            Ok(NativeLevel::with_things(
-                parse::parse(text, size).grid,
-                &things,
-            ))
+            let level = NativeLevel::with_things(parse::parse(text, size).grid, &things);
+            Ok((level, SeedDraw::default()))
         }
         Arg::Other("table") if is_map => {
             args.at_most(2)?;
@@ -44,11 +47,11 @@ fn level_of(args: &Args) -> Result<NativeLevel, String> {
             let blocked = args.map_blocked(1)?;
             memory::check(native::bound(size.0 * size.1))?;
             let level = NativeLevel::with_things(args.grid(1, size)?, &things);
-            Ok(level.with_blocked(blocked))
+            Ok((level.with_blocked(blocked), SeedDraw::default()))
         }
         _ => {
-            let (level, things) = params::level_with_things(args)?;
-            Ok(NativeLevel::from_level(level, &byte_set(things)))
+            let (level, things, draw) = params::level_with_things(args)?;
+            Ok((NativeLevel::from_level(level, &byte_set(things)), draw))
         }
     }
 }

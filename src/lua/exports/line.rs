@@ -12,7 +12,6 @@ use crate::lua::shared::cells::{after_cell, pair};
 use crate::lua::stack::call::function;
 use crate::lua::stack::push::{make_room, set_int};
 use crate::lua::stack::{Args, Export, Reply};
-use crate::memory;
 use crate::toolkit::board::MAX_VALUE;
 use crate::toolkit::line;
 
@@ -26,7 +25,7 @@ pub const EXPORT: Export = Export {
 
 function!(line, "map.line", |args: &Args| {
     let (a, b) = asked(args)?;
-    Ok(Points(line::line(a, b)))
+    Ok(Points(a, b))
 });
 
 /// A point on integer coordinates, anywhere.
@@ -59,34 +58,29 @@ fn asked(args: &Args) -> Result<(Point, Point), String> {
             n
         ));
     }
-    memory::check(line::bound(n as usize + 1))?;
     Ok((a, b))
 }
 
-/// An array of `{x=, y=}` on any integer coordinates.
-struct Points(Vec<Point>);
+/// The line's cells, an array of `{x=, y=}` on any integer coordinates,
+/// made as they are pushed (`line::cells`): nothing proportional to the
+/// line is held in Rust, only the Lua result grows.
+struct Points(Point, Point);
 
 impl Reply for Points {
     unsafe fn push_on(&self, l: *mut lua_State) -> c_int {
-        // SAFETY: the pushers' contract.
-        unsafe { push_points(l, &self.0) }
-    }
-}
-
-/// # Safety
-/// The pushers' contract (`stack/push.rs`).
-unsafe fn push_points(l: *mut lua_State, points: &[Point]) -> c_int {
-    // SAFETY: `make_room` above made the slots it uses.
-    unsafe {
-        make_room(l, 6);
-        ffi::lua_createtable(l, points.len() as c_int, 0);
-        for (i, &(x, y)) in points.iter().enumerate() {
+        let points = line::cells(self.0, self.1);
+        // SAFETY: `make_room` above made the slots it uses.
+        unsafe {
+            make_room(l, 6);
+            ffi::lua_createtable(l, points.len() as c_int, 0);
+            for (i, (x, y)) in points.enumerate() {
             ffi::lua_createtable(l, 0, 2);
             let t = ffi::lua_gettop(l);
             set_int(l, t, c"x", x);
             set_int(l, t, c"y", y);
             ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+            }
+            1
         }
-        1
     }
 }

@@ -10,7 +10,7 @@ use crate::lua::shared::cells::field_position;
 use crate::lua::shared::level_method::level_method;
 use crate::lua::shared::options::{read_options, string_option};
 use crate::lua::shared::search::{map_walk, with_occupied};
-use crate::lua::shared::seed::{seed_option, SeedDraw};
+use crate::lua::shared::seed::{seed_option, SeedDraw, Seeded};
 use crate::lua::shared::sight::OPAQUE;
 use crate::lua::stack::call::function;
 use crate::lua::stack::replies::Positions;
@@ -31,7 +31,7 @@ function!(sample, "map.sample", answer);
 level_method!(level_sample, "level:sample", |args, _| answer(args));
 
 /// `sample`'s answer, for a table or a level.
-fn answer(args: &Args) -> Result<Positions, String> {
+fn answer(args: &Args) -> Result<Seeded<Positions>, String> {
     args.at_most(3)?;
     let size = args.map_size(1)?;
     let (count, seed, filter, draw) = asked(args, size, (2, 3))?;
@@ -39,17 +39,17 @@ fn answer(args: &Args) -> Result<Positions, String> {
     drawn(&grid, count, seed, &filter, draw)
 }
 
-/// The cells drawn, the source `rng = r` moved past its draw once they are.
+/// The cells drawn, the source `rng = r` to move past its draw once they
+/// are pushed.
 fn drawn(
     grid: &Grid,
     count: usize,
     seed: i64,
     filter: &Filter,
     draw: SeedDraw,
-) -> Result<Positions, String> {
+) -> Result<Seeded<Positions>, String> {
     let cells = sample::sample(grid, count, seed, filter).map_err(|e| e.to_string())?;
-    draw.commit();
-    Ok(Positions(Ok(cells)))
+    Ok(Seeded(Positions(Ok(cells)), draw))
 }
 
 /// `sample`'s defaults: floor cells; walls block walking, walls and doors

@@ -216,9 +216,11 @@ local cells, room = ffi.new("uint32_t[?]", 64), 32
 level_methods.steps = function(self, d, movers, options, ...)
   local b = levels[self] or block(self, "level", levels)
   local f = fields[d] or block(d, "field", fields)
-  local m, flags
-  if b ~= nil then m, flags = step_options(options, level_walls(self)) end
-  if b == nil or f == nil or m == nil or select("#", ...) > 0 or type(movers) ~= "table"
+  -- A block cached before its value was freed (a finalizer's call): the C
+  -- method names what was freed.
+  if b == nil or f == nil or b.value == nil or f.value == nil then return c_steps(self, d, movers, options, ...) end
+  local m, flags = step_options(options, level_walls(self))
+  if m == nil or select("#", ...) > 0 or type(movers) ~= "table"
     or f.kind == FLAGS or f.width ~= b.width or f.height ~= b.height then
     return c_steps(self, d, movers, options, ...)
   end
@@ -235,6 +237,8 @@ level_methods.steps = function(self, d, movers, options, ...)
     cells[2 * i - 2], cells[2 * i - 1] = x, y
   end
   local moved = steps_batch(b, f, cells, n, flags, m)
+  -- Nothing moved: a value freed meanwhile, which the C method names.
+  if moved == -2 then return c_steps(self, d, movers, options, ...) end
   if moved < 0 then
     error("level:steps: internal error (please report): steps_batch " .. tonumber(moved), 2)
   end

@@ -41,8 +41,10 @@ local sched_remove = ffi.cast("int (*)(void *, double)", addresses.sched_remove)
 local rngs = setmetatable({}, { __mode = "k" })
 local schedulers = setmetatable({}, { __mode = "k" })
 
--- A block's address as a pointer (a light userdata is not compiled as one).
+-- A block's address as a pointer (a light userdata is not compiled as one),
+-- and as the block (src/lua/stack/block.rs), to see whether its value lives.
 local VOID = ffi.typeof("void *")
+local BLOCK = ffi.typeof("$ *", ffi.typeof(route.BLOCK_CDEF))
 
 local function rng_block(v)
   if type(v) ~= "userdata" then return nil end
@@ -96,8 +98,31 @@ end
 -- grows and fills another table makes its own).
 local spare, spare_size = nil, 0
 
+-- The keys 1..count that t lacks, set to false, each marked in `added` (a
+-- byte a key); in a pcall, as setting a key may run out of memory.
+local function add_keys(t, count, added)
+  for i = 1, count do
+    if rawget(t, i) == nil then
+      rawset(t, i, false)
+      added[i - 1] = 1
+    end
+  end
+end
+
+-- The keys add_keys added, taken away (setting a key to nil allocates
+-- nothing).
+local function take_keys(t, count, added)
+  for i = 1, count do
+    if added[i - 1] == 1 then rawset(t, i, nil) end
+  end
+end
+
+-- fill as the C method's: the keys t lacks added first (if that runs out
+-- of memory, they are taken away again and the source has not moved), then
+-- the draws, then every value set, which allocates nothing.
 local c_fill = rng_methods.fill
-rng_methods.fill = function(self, t, count, ...)
+local guard = route.c.guard
+rng_methods.fill = guard("rng:fill", function(self, t, count, ...)
   local block = rngs[self] or rng_block(self)
   local n = select("#", ...)
   if block ~= nil and type(t) == "table" and integer(count) and count >= 0 and count <= MAX_FILL and n <= 2 then
@@ -114,16 +139,24 @@ rng_methods.fill = function(self, t, count, ...)
         size = count < 64 and 64 or count
         buffer = ffi.new("double[?]", size)
       end
+      local added = ffi.new("uint8_t[?]", count)
+      local ok, err = pcall(add_keys, t, count, added)
+      if not ok then
+        take_keys(t, count, added)
+        spare, spare_size = buffer, size
+        error(err, 0)
+      end
       if rng_fill(block, buffer, count, float and 1 or 0, lo, hi) == 0 then
         for i = 1, count do rawset(t, i, buffer[i - 1]) end
         spare, spare_size = buffer, size
         return t
       end
+      take_keys(t, count, added)
       spare, spare_size = buffer, size
     end
   end
   return c_fill(self, t, count, ...)
-end
+end)
 
 -- The time of the turn sched_next gives.
 local time = ffi.new("double[1]")
@@ -134,13 +167,16 @@ scheduler_methods.next = function(self, ...)
   if entry ~= nil and select("#", ...) == 0 then
     local slot = sched_next(entry[1], time)
     if slot > 0 then return rawget(entry[2], slot), time[0] end
-    if slot == 0 then return nil end
+    -- No actor: no value, as the C method.
+    if slot == 0 then return end
   end
   return c_next(self, ...)
 end
 
+-- In `guard`: its tables may grow, and run out of memory as the C
+-- method's push would.
 local c_add = scheduler_methods.add
-scheduler_methods.add = function(self, actor, speed, ...)
+scheduler_methods.add = guard("scheduler:add", function(self, actor, speed, ...)
   local entry = schedulers[self] or scheduler_of(self)
   if entry ~= nil and select("#", ...) == 0 and not rawequal(actor, nil) and rawequal(actor, actor)
     and type(speed) == "number" and speed >= MIN_SPEED and speed <= MAX_SPEED
@@ -166,12 +202,14 @@ scheduler_methods.add = function(self, actor, speed, ...)
     end
   end
   return c_add(self, actor, speed, ...)
-end
+end)
 
 local c_remove = scheduler_methods.remove
 scheduler_methods.remove = function(self, actor, ...)
   local entry = schedulers[self] or scheduler_of(self)
   if entry ~= nil and select("#", ...) == 0 and not rawequal(actor, nil) and rawequal(actor, actor) then
+    -- A freed scheduler goes to the C method, which says so.
+    if ffi.cast(BLOCK, entry[1]).value == nil then return c_remove(self, actor, ...) end
     local slot = rawget(entry[3], actor)
     if slot == nil then return false end
     local removed = sched_remove(entry[1], slot)

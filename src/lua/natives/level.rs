@@ -7,6 +7,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use std::ffi::{c_int, CStr};
+use std::rc::Rc;
 
 use mlua::ffi::{self, lua_State};
 
@@ -15,17 +16,17 @@ use crate::input::{Arg, MAX_CELLS};
 use crate::level::{self, Level};
 use crate::lua::shared::cells::{after_cell, cell, field_position};
 use crate::lua::shared::level_method::{body, on_level};
-use crate::lua::shared::level_table::push_level;
+use crate::lua::shared::level_table::{push_level_field, META};
 use crate::lua::shared::search::search_options;
 use super::field::new_memory;
-use crate::lua::stack::block::{methods, this_mut, Kind, Native, View, CHARS, KEYS};
+use crate::lua::stack::block::{methods, this_mut, what, Kind, Native, View, CHARS, KEYS};
 use crate::lua::stack::push::{make_room, push_pos};
 use crate::lua::stack::replies::{Char, MapRows, Terrain};
 use crate::lua::stack::upvalues::NATIVES;
 use crate::lua::stack::{Args, Key, Reply};
 use crate::memory;
 use crate::native::field::Field;
-use crate::native::{save, NativeLevel};
+use crate::native::{save, NativeLevel, Thing};
 use crate::toolkit::{distances, step};
 
 static KIND: Kind = Kind::new("level", "level", "a", b"maplevel");
@@ -71,8 +72,7 @@ methods! {
     occupied => |args, level| Ok(level.occupied(one_cell(args, level, 0)?)),
     things => |args, level| {
         args.at_most(1)?;
-        let things = level.things().iter().map(|&t| (t.char, level.thing_pos(t)));
-        Ok(Things(things.collect()))
+        Ok(Things(level.shared_things(), level.width()))
     },
     table => |args, level| {
         args.at_most(1)?;
@@ -165,7 +165,7 @@ fn steps_of(args: &Args, level: &NativeLevel) -> Result<Moved, String> {
     let size = (level.width(), level.height());
     let d = args.native_ref::<Field>(2);
     if !args.is_table(2) && d.is_none() {
-        let got = args.get(2).type_name();
+        let got = what(args, 2);
         return Err(format!("d must be a table of rows or a field, got {got}"));
     }
     if let Some(f) = d.filter(|f| f.size != size || f.is_flags()) {
@@ -261,23 +261,29 @@ fn movers(args: &Args, size: (usize, usize)) -> Result<Vec<Pos>, String> {
 /// The argument of `level:steps` that holds the movers.
 const MOVERS: c_int = 3;
 
-/// `level:steps`' moves: each mover's index in the array at argument 3 and
-/// its new cell, written into the movers in place; then the count moved.
+/// `level:steps`' moves: each mover's index in the array at argument 3
+/// (`MOVERS`) and its new cell, written into the movers in place; then the
+/// count moved. It allocates nothing (each mover's `x` and `y` are present,
+/// read as the mover was, and no Lua code ran since), so it is pushed in
+/// the call's own frame and cannot fail once the level has moved them.
 struct Moved(Vec<(usize, Pos)>);
 
 impl Reply for Moved {
-    /// The movers are carried into the protected call at 1.
     unsafe fn push_on(&self, l: *mut lua_State) -> c_int {
-        // SAFETY: the movers were read as tables with `x` and `y` and no
-        // Lua code ran since; a raw set of a present key allocates nothing;
-        // the keys come from the natives' table (made when the module
-        // opened).
+        // SAFETY: as `push_plain_on`'s.
+        unsafe { self.push_plain_on(l) }.unwrap_or(0)
+    }
+
+    unsafe fn push_plain_on(&self, l: *mut lua_State) -> Option<c_int> {
+        // SAFETY: a raw set of a present key allocates nothing; the keys
+        // come from the natives' table (made when the module opened); four
+        // slots of the LUA_MINSTACK a C function has beyond its four
+        // arguments.
         unsafe {
-            make_room(l, 4);
             ffi::lua_rawgeti(l, NATIVES, KEYS);
             let keys = ffi::lua_gettop(l);
             for &(i, p) in &self.0 {
-                ffi::lua_rawgeti(l, 1, i as ffi::lua_Integer);
+                ffi::lua_rawgeti(l, MOVERS, i as ffi::lua_Integer);
                 if ffi::lua_type(l, -1) == ffi::LUA_TTABLE {
                     for (key, v) in [(1, p.x), (2, p.y)] {
                         ffi::lua_rawgeti(l, keys, key);
@@ -289,21 +295,23 @@ impl Reply for Moved {
             }
             ffi::lua_settop(l, keys - 1);
             ffi::lua_pushinteger(l, self.0.len() as ffi::lua_Integer);
-            1
         }
-    }
-
-    fn carried(&self) -> &'static [c_int] {
-        &[MOVERS]
+        Some(1)
     }
 }
 
 /// `level:things()`: an array of `{char=, x=, y=}`, each character one of
-/// the natives' one-byte strings.
-struct Things(Vec<(u8, Pos)>);
+/// the natives' one-byte strings, made from the level's things (shared, not
+/// copied: nothing proportional is allocated in Rust) on a map `.1` wide.
+struct Things(Rc<[Thing]>, usize);
 
 impl Reply for Things {
     unsafe fn push_on(&self, l: *mut lua_State) -> c_int {
+        let width = self.1;
+        let things = self.0.iter().map(|t| {
+            let i = t.index as usize;
+            (t.char, Pos { x: i % width + 1, y: i / width + 1 })
+        });
         // SAFETY: room made for the array, the strings' table, a thing and
         // a value.
         unsafe {
@@ -311,7 +319,7 @@ impl Reply for Things {
             ffi::lua_rawgeti(l, NATIVES, CHARS);
             let chars = ffi::lua_gettop(l);
             ffi::lua_createtable(l, self.0.len() as c_int, 0);
-            for (i, &(c, p)) in self.0.iter().enumerate() {
+            for (i, (c, p)) in things.enumerate() {
                 push_pos(l, p, 1);
                 ffi::lua_rawgeti(l, chars, ffi::lua_Integer::from(c) + 1);
                 ffi::lua_setfield(l, -2, c"char".as_ptr());
@@ -324,26 +332,13 @@ impl Reply for Things {
 }
 
 /// A property of a level: `width`, `height`, `blocked`, or a field of
-/// `generate`'s table (`seed`, `rooms`, ...) from its metadata.
+/// `generate`'s table (`seed`, `rooms`, ...) from its metadata, made alone.
 pub enum Property {
     Integer(i64),
     Text(Vec<u8>),
-    Meta(Box<Level>, &'static CStr),
+    /// The level's metadata (shared, not copied) and the field's name.
+    Meta(Rc<Level>, &'static CStr),
 }
-
-/// The fields of `generate`'s table besides its rows, width and height.
-const META: &[&CStr] = &[
-    c"seed",
-    c"algorithm",
-    c"rooms",
-    c"doors",
-    c"player",
-    c"stairs",
-    c"items",
-    c"vaults",
-    c"placed",
-    c"up",
-];
 
 /// `level.width`, `level.player`, ...: a field of `generate`'s table; nil
 /// for any other key, and for the metadata of a level not generated.
@@ -355,23 +350,17 @@ fn property(level: &NativeLevel, key: &[u8]) -> Option<Property> {
         _ => {}
     }
     let key = META.iter().copied().find(|k| k.to_bytes() == key)?;
-    Some(Property::Meta(Box::new(level.meta()?.clone()), key))
+    Some(Property::Meta(level.shared_meta()?, key))
 }
 
 impl Reply for Property {
     unsafe fn push_on(&self, l: *mut lua_State) -> c_int {
-        // SAFETY: the pushers' contract; `push_level` makes its room, one
-        // more slot for the field.
+        // SAFETY: the pushers' contract.
         unsafe {
             match self {
                 Property::Integer(n) => n.push_on(l),
                 Property::Text(text) => text.push_on(l),
-                Property::Meta(meta, key) => {
-                    push_level(l, meta);
-                    ffi::lua_getfield(l, -1, key.as_ptr());
-                    ffi::lua_remove(l, -2);
-                    1
-                }
+                Property::Meta(meta, key) => push_level_field(l, meta, key),
             }
         }
     }

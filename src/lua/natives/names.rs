@@ -1,7 +1,10 @@
 //! A generator of names (`map.names`, docs/api.md#mapnamesexamples--options,
 //! toolbox/names.rs) as a userdata: its kind and its method `name`.
 
-use crate::input::{self, Arg};
+use std::ptr::NonNull;
+
+use crate::input::{self, Arg, INTERNAL_ERROR};
+use crate::lua::shared::seed::{SeedDraw, Seeded};
 use crate::lua::stack::block::{methods, native_method, reads, what, Kind, Native};
 use crate::lua::stack::{Args, Method};
 use crate::toolbox::names::Names;
@@ -31,22 +34,22 @@ methods! {
 }
 
 /// `g:name([r | seed])`: a name drawn with the source `r` (which then
-/// moves on past the draws; an error leaves it as it was), with a new
-/// source from `seed`, or from a fresh seed.
-fn draw(args: &Args, names: &Names) -> Result<Vec<u8>, String> {
+/// moves on past the draws, once the name is pushed; an error leaves it as
+/// it was), with a new source from `seed`, or from a fresh seed.
+fn draw(args: &Args, names: &Names) -> Result<Seeded<Vec<u8>>, String> {
     args.at_most(2)?;
-    let drawn = match (args.get(2), args.native(2, Random::kind())) {
+    let (drawn, moved) = match (args.get(2), args.native(2, Random::kind())) {
         (_, Some(source)) => {
+            let source = NonNull::new(source.cast::<Random>()).ok_or(INTERNAL_ERROR)?;
             // SAFETY: argument 2 holds the source during the call, in which
             // no Lua code runs; it is not `self`.
-            let source = unsafe { &mut *source.cast::<Random>() };
-            let mut after = source.clone();
+            let mut after = unsafe { source.as_ref() }.clone();
             let drawn = names.name(&mut after)?;
-            *source = after;
-            drawn
+            (drawn, SeedDraw::moved(source, after))
         }
         (arg @ (Arg::Missing | Arg::Int(_) | Arg::Float(_)), None) => {
-            names.name(&mut Random::new(input::seed(arg)?))?
+            let drawn = names.name(&mut Random::new(input::seed(arg)?))?;
+            (drawn, SeedDraw::default())
         }
         (_, None) => {
             return Err(format!(
@@ -55,5 +58,5 @@ fn draw(args: &Args, names: &Names) -> Result<Vec<u8>, String> {
             ))
         }
     };
-    Ok(drawn.into_bytes())
+    Ok(Seeded(drawn.into_bytes(), moved))
 }

@@ -7,7 +7,9 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+use std::cell::RefCell;
 use std::ffi::c_int;
+use std::ptr::NonNull;
 
 use mlua::ffi::{self, lua_State};
 
@@ -152,7 +154,14 @@ methods! {
         let count = input::int_in("count", args.get(3), 0, MAX_FILL)? as usize;
         let range = range(args, 4)?;
         memory::check(random::bound_fill(count))?;
-        Ok(Filled(r.fill(count, range)))
+        // Drawn from a copy: the source moves once `t` is filled.
+        let mut after = r.clone();
+        Ok(Filled {
+            values: after.fill(count, range),
+            source: NonNull::from(r),
+            after,
+            added: RefCell::new(Vec::with_capacity(count)),
+        })
     },
     state => |args, r: &mut Random| {
         args.at_most(1)?;
@@ -349,16 +358,35 @@ impl Reply for Shuffled {
 }
 
 /// `r:fill(t, ...)`: `t` (argument 2, carried to 1) given these values from
-/// 1 on, then returned. The table may grow: running out of memory ends the
-/// protected call.
-struct Filled(Vec<Draw>);
+/// 1 on, then returned, and the source (`source`) moved to `after`. The
+/// keys `t` lacks are added first (the table may grow: running out of
+/// memory ends the protected call, and `undo` takes the added keys away);
+/// then every value is set, which allocates nothing, every key present. So
+/// a fill that fails leaves the table and the source as they were.
+struct Filled {
+    values: Vec<Draw>,
+    source: NonNull<Random>,
+    after: Random,
+    /// The keys added to `t`, within the capacity made in the call.
+    added: RefCell<Vec<u32>>,
+}
 
 impl Reply for Filled {
     unsafe fn push_on(&self, l: *mut lua_State) -> c_int {
-        // SAFETY: the pushers' contract; one value pushed and set at a time.
+        let mut added = self.added.borrow_mut();
+        // SAFETY: the pushers' contract; one value pushed and set at a time;
+        // `added` has room for every key.
         unsafe {
             make_room(l, 8);
-            for (i, &v) in self.0.iter().enumerate() {
+            for i in 1..=self.values.len() as ffi::lua_Integer {
+                if ffi::lua_rawgeti(l, 1, i) == ffi::LUA_TNIL {
+                    ffi::lua_pushboolean(l, 0);
+                    ffi::lua_rawseti(l, 1, i);
+                    added.push(i as u32);
+                }
+                ffi::lua_settop(l, -2);
+            }
+            for (i, &v) in self.values.iter().enumerate() {
                 push_draw(l, v);
                 ffi::lua_rawseti(l, 1, i as ffi::lua_Integer + 1);
             }
@@ -368,5 +396,19 @@ impl Reply for Filled {
     }
     fn carried(&self) -> &'static [c_int] {
         &[2]
+    }
+    unsafe fn commit(&self) {
+        // SAFETY: the source is argument 1, alive; nothing else refers to it.
+        unsafe { *self.source.as_ptr() = self.after.clone() };
+    }
+    unsafe fn undo(&self, l: *mut lua_State) {
+        // SAFETY: `t` is argument 2; setting a present key to nil allocates
+        // nothing.
+        unsafe {
+            for &i in self.added.borrow().iter() {
+                ffi::lua_pushnil(l);
+                ffi::lua_rawseti(l, 2, ffi::lua_Integer::from(i));
+            }
+        }
     }
 }

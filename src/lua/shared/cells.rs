@@ -5,6 +5,7 @@ use std::ffi::c_int;
 
 use crate::grid::{Grid, Pos};
 use crate::input::{int_in, Arg};
+use crate::lua::stack::block::what;
 use crate::lua::stack::{Args, Field, Key};
 use crate::memory;
 use crate::native::field::Field as NativeField;
@@ -118,7 +119,7 @@ pub fn table_of_rows(args: &Args, index: c_int, name: &str) -> Result<(), String
     if args.is_table(index) || args.is_method() && args.native_ref::<NativeField>(index).is_some() {
         return Ok(());
     }
-    let got = args.get(index).type_name();
+    let got = what(args, index);
     let or_field = if args.is_method() { " or a field" } else { "" };
     Err(format!(
         "{name} must be a table of rows{or_field}, got {got}"

@@ -5,13 +5,13 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
-use std::ffi::c_int;
+use std::ffi::{c_int, CStr};
 
 use mlua::ffi::{self, lua_State};
 
 use crate::grid::Pos;
 use crate::level::Level;
-use crate::lua::stack::push::{make_room, push_pos, push_rows, push_slots, set_int, set_str};
+use crate::lua::stack::push::{make_room, push_pos, push_rows, push_slots, set_int};
 use crate::lua::stack::Reply;
 
 /// The fields of `generate`'s table besides its rows (`width`, `height`,
@@ -30,23 +30,117 @@ impl Reply for Level {
 /// # Safety
 /// The pushers' contract (`stack/push.rs`).
 pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
-    // SAFETY: `make_room` above made the slots it uses; each nested table is
-    // set in `map` before the next is made, and the keys above `map` are
+    // SAFETY: `make_room` above made the slots it uses; each field is set
+    // in `map` before the next is made, and the keys above `map` are
     // dropped before it is returned.
     unsafe {
         make_room(l, push_slots(&level.grid));
         push_rows(l, &level.grid, FIELDS);
         let map = ffi::lua_gettop(l);
-        let k = Keys::push(l);
         set_int(l, map, c"width", level.grid.width() as i64);
         set_int(l, map, c"height", level.grid.height() as i64);
-        set_int(l, map, c"seed", level.seed);
-        ffi::lua_pushlstring(l, level.algorithm.as_ptr().cast(), level.algorithm.len());
-        ffi::lua_setfield(l, map, c"algorithm".as_ptr());
-        if let Some(blocked) = level.blocked() {
-            set_str(l, map, c"blocked", blocked);
+        let k = Keys::push(l);
+        for &field in META {
+            if push_meta(l, &k, level, field) {
+                ffi::lua_setfield(l, map, field.to_bytes_with_nul().as_ptr().cast());
+            }
         }
+        ffi::lua_settop(l, map);
+        1
+    }
+}
 
+/// The fields of `generate`'s table besides its rows, width and height,
+/// in the order they are set.
+pub const META: &[&CStr] = &[
+    c"seed",
+    c"algorithm",
+    c"blocked",
+    c"rooms",
+    c"doors",
+    c"player",
+    c"stairs",
+    c"items",
+    c"vaults",
+    c"placed",
+    c"up",
+];
+
+/// One field of `generate`'s table (`lvl.player`) for `level`'s metadata:
+/// that field alone is made, whatever the level holds besides.
+///
+/// # Safety
+/// The pushers' contract (`stack/push.rs`); `field` one of `META`.
+pub unsafe fn push_level_field(l: *mut lua_State, level: &Level, field: &CStr) -> c_int {
+    // SAFETY: the keys and the field's tables, within the room made; the
+    // keys are dropped under the value.
+    unsafe {
+        make_room(l, 16);
+        let base = ffi::lua_gettop(l);
+        let k = Keys::push(l);
+        if !push_meta(l, &k, level, field) {
+            ffi::lua_pushnil(l);
+        }
+        ffi::lua_replace(l, base + 1);
+        ffi::lua_settop(l, base + 1);
+        1
+    }
+}
+
+/// Pushes the value of `field` (one of `META`) of `level`; false, and
+/// nothing pushed, for a field the level has not (`blocked` where `#`
+/// alone blocks, `up` without `arrive`).
+///
+/// # Safety
+/// The pushers' contract, with the keys `k` pushed and a few slots free.
+unsafe fn push_meta(l: *mut lua_State, k: &Keys, level: &Level, field: &CStr) -> bool {
+    // SAFETY: each arm pushes one value, its nested tables set in it as
+    // they are made.
+    unsafe {
+        match field.to_bytes() {
+            b"seed" => ffi::lua_pushinteger(l, level.seed as ffi::lua_Integer),
+            b"algorithm" => push_str(l, level.algorithm.as_bytes()),
+            b"blocked" => match level.blocked() {
+                Some(blocked) => push_str(l, blocked.as_bytes()),
+                None => return false,
+            },
+            b"rooms" => push_rooms(l, k, level),
+            b"doors" => k.push_positions(l, &level.doors),
+            b"player" => k.push_pos(l, level.player, 0),
+            b"stairs" => k.push_pos(l, level.stairs, 0),
+            b"items" => {
+                let items = level.items.iter().map(|i| (i.pos, i.kind));
+                push_marked(l, items, level.items.len(), c"kind");
+            }
+            b"vaults" => push_vaults(l, level),
+            b"placed" => {
+                let placed = level.placed.iter().map(|p| (p.pos, p.char));
+                push_marked(l, placed, level.placed.len(), c"char");
+            }
+            b"up" => match level.up {
+                Some(up) => push_pos(l, up, 0),
+                None => return false,
+            },
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// # Safety
+/// One slot free.
+unsafe fn push_str(l: *mut lua_State, s: &[u8]) {
+    // SAFETY: Lua copies the bytes.
+    unsafe { ffi::lua_pushlstring(l, s.as_ptr().cast(), s.len()) };
+}
+
+/// The rooms, each `{x=, y=, w=, h=, exits=, links=}`.
+///
+/// # Safety
+/// The pushers' contract, with the keys `k` pushed and a few slots free.
+unsafe fn push_rooms(l: *mut lua_State, k: &Keys, level: &Level) {
+    // SAFETY: each room is set in the array before the next is made.
+    unsafe {
         ffi::lua_createtable(l, level.rooms.len() as c_int, 0);
         for (i, room) in level.rooms.iter().enumerate() {
             ffi::lua_createtable(l, 0, 6);
@@ -54,34 +148,57 @@ pub unsafe fn push_level(l: *mut lua_State, level: &Level) -> c_int {
             for (key, v) in [(k.x, room.x), (k.y, room.y), (k.w, room.w), (k.h, room.h)] {
                 set_at(l, t, key, v as i64);
             }
-            push_exits(l, &k, t, &level.exits.exits[i], &level.exits.links[i]);
+            push_exits(l, k, t, &level.exits.exits[i], &level.exits.links[i]);
             ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
         }
-        ffi::lua_setfield(l, map, c"rooms".as_ptr());
+    }
+}
 
-        ffi::lua_createtable(l, level.doors.len() as c_int, 0);
-        for (i, &door) in level.doors.iter().enumerate() {
-            k.push_pos(l, door, 0);
+/// An array of `{x=, y=, [key] = the byte's character}`, `n` of them.
+///
+/// # Safety
+/// The pushers' contract, with a few slots free.
+unsafe fn push_marked(
+    l: *mut lua_State,
+    cells: impl Iterator<Item = (Pos, u8)>,
+    n: usize,
+    key: &CStr,
+) {
+    // SAFETY: each entry is set in the array before the next is made.
+    unsafe {
+        ffi::lua_createtable(l, n as c_int, 0);
+        for (i, (p, c)) in cells.enumerate() {
+            push_pos(l, p, 1);
+            ffi::lua_pushlstring(l, [c].as_ptr().cast(), 1);
+            ffi::lua_setfield(l, -2, key.as_ptr());
             ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
         }
-        ffi::lua_setfield(l, map, c"doors".as_ptr());
+    }
+}
 
-        k.push_pos(l, level.player, 0);
-        ffi::lua_setfield(l, map, c"player".as_ptr());
-        k.push_pos(l, level.stairs, 0);
-        ffi::lua_setfield(l, map, c"stairs".as_ptr());
-
-        ffi::lua_createtable(l, level.items.len() as c_int, 0);
-        for (i, item) in level.items.iter().enumerate() {
-            k.push_pos(l, item.pos, 1);
-            ffi::lua_pushlstring(l, [item.kind].as_ptr().cast(), 1);
-            ffi::lua_setfield(l, -2, c"kind".as_ptr());
+/// The vaults placed, each `{index=, x=, y=, w=, h=, rotation=}`.
+///
+/// # Safety
+/// The pushers' contract, with a few slots free.
+unsafe fn push_vaults(l: *mut lua_State, level: &Level) {
+    // SAFETY: each vault is set in the array before the next is made.
+    unsafe {
+        ffi::lua_createtable(l, level.vaults.len() as c_int, 0);
+        for (i, v) in level.vaults.iter().enumerate() {
+            ffi::lua_createtable(l, 0, 6);
+            let t = ffi::lua_gettop(l);
+            for (key, n) in [
+                (c"index", v.index + 1),
+                (c"x", v.rect.x),
+                (c"y", v.rect.y),
+                (c"w", v.rect.w),
+                (c"h", v.rect.h),
+                (c"rotation", v.rotation as usize),
+            ] {
+                set_int(l, t, key, n as i64);
+            }
             ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
         }
-        ffi::lua_setfield(l, map, c"items".as_ptr());
-        push_design(l, map, level);
-        ffi::lua_settop(l, map);
-        1
     }
 }
 
@@ -117,6 +234,21 @@ impl Keys {
             h: slot("h"),
             exits: slot("exits"),
             links: slot("links"),
+        }
+    }
+
+    /// An array of `{x=, y=}`.
+    ///
+    /// # Safety
+    /// The pushers' contract, with four slots free.
+    unsafe fn push_positions(&self, l: *mut lua_State, cells: &[Pos]) {
+        // SAFETY: each position is set in the array before the next is made.
+        unsafe {
+            ffi::lua_createtable(l, cells.len() as c_int, 0);
+            for (i, &p) in cells.iter().enumerate() {
+                self.push_pos(l, p, 0);
+                ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+            }
         }
     }
 
@@ -173,48 +305,5 @@ unsafe fn push_exits(l: *mut lua_State, k: &Keys, t: c_int, exits: &[Pos], links
             ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
         }
         ffi::lua_rawset(l, t);
-    }
-}
-
-/// The level's `vaults`, `placed` and (after `arrive`) `up`, set in the
-/// map's table at `map`.
-///
-/// # Safety
-/// The pushers' contract, with a few slots free and a table at `map`.
-unsafe fn push_design(l: *mut lua_State, map: c_int, level: &Level) {
-    // SAFETY: the caller made room for the nested tables (`push_slots`); `map`
-    // is the level's table.
-    unsafe {
-        ffi::lua_createtable(l, level.vaults.len() as c_int, 0);
-        for (i, v) in level.vaults.iter().enumerate() {
-            ffi::lua_createtable(l, 0, 6);
-            let t = ffi::lua_gettop(l);
-            for (key, n) in [
-                (c"index", v.index + 1),
-                (c"x", v.rect.x),
-                (c"y", v.rect.y),
-                (c"w", v.rect.w),
-                (c"h", v.rect.h),
-                (c"rotation", v.rotation as usize),
-            ] {
-                set_int(l, t, key, n as i64);
-            }
-            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
-        }
-        ffi::lua_setfield(l, map, c"vaults".as_ptr());
-
-        ffi::lua_createtable(l, level.placed.len() as c_int, 0);
-        for (i, p) in level.placed.iter().enumerate() {
-            push_pos(l, p.pos, 1);
-            ffi::lua_pushlstring(l, [p.char].as_ptr().cast(), 1);
-            ffi::lua_setfield(l, -2, c"char".as_ptr());
-            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
-        }
-        ffi::lua_setfield(l, map, c"placed".as_ptr());
-
-        if let Some(up) = level.up {
-            push_pos(l, up, 0);
-            ffi::lua_setfield(l, map, c"up".as_ptr());
-        }
     }
 }

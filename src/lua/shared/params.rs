@@ -12,25 +12,22 @@ use crate::input::Arg;
 use crate::level::{self, Level, Params};
 use crate::lua::stack::Args;
 
-/// The level asked for by `(width, height [, seed])` or `{options}`.
-pub fn level(args: &Args) -> Result<Level, String> {
+/// The level asked for by `(width, height [, seed])` or `{options}`, and
+/// the draw of its seed from `rng = r`, to make once it is pushed.
+pub fn level(args: &Args) -> Result<(Level, SeedDraw), String> {
     let (params, draw) = params(args)?;
-    let level = level::generate(&params)?;
-    draw.commit();
-    Ok(level)
+    Ok((level::generate(&params)?, draw))
 }
 
 /// Its map alone (no rooms' exits worked out), for `generate_text`.
-pub fn level_grid(args: &Args) -> Result<Grid, String> {
+pub fn level_grid(args: &Args) -> Result<(Grid, SeedDraw), String> {
     let (params, draw) = params(args)?;
-    let grid = level::generate_grid(&params)?;
-    draw.commit();
-    Ok(grid)
+    Ok((level::generate_grid(&params)?, draw))
 }
 
 /// `map.level{...}`'s level: generate's options, and `things` (the
 /// characters moved out of the terrain besides `@`, `$`, `!` and `place`'s).
-pub fn level_with_things(args: &Args) -> Result<(Level, &[u8]), String> {
+pub fn level_with_things(args: &Args) -> Result<(Level, &[u8], SeedDraw), String> {
     let things = std::cell::Cell::new(Arg::Missing);
     let (mut params, draw) = params_with(args, |p, key, value| match key {
         b"things" => things.set(value),
@@ -41,9 +38,7 @@ pub fn level_with_things(args: &Args) -> Result<(Level, &[u8]), String> {
         Arg::Missing => &b""[..],
         other => string_option("things", other)?,
     };
-    let level = level::generate(&params)?;
-    draw.commit();
-    Ok((level, things))
+    Ok((level::generate(&params)?, things, draw))
 }
 
 fn params(args: &Args) -> Result<(Params<'_>, SeedDraw), String> {

@@ -8,6 +8,7 @@ use super::cells::field_position;
 use super::options::{cost_table, read_options, string_option};
 use crate::grid::{byte_set, Pos, Rect};
 use crate::input::{int_in, Arg, MAX_CELLS};
+use crate::lua::stack::block::what;
 use crate::lua::stack::{Args, Field, Key};
 use crate::memory;
 use crate::native::field::Field as NativeField;
@@ -203,10 +204,8 @@ pub fn search_options(
             "known" if matches!(value, Arg::Other("table")) => search.known = true,
             "known" if args.is_method() && known_is_field(args, index) => search.known = true,
             "known" => {
-                return Err(format!(
-                    "known must be a table of rows, got {}",
-                    value.type_name()
-                ))
+                let got = args.with_field(index, Key::Field(Field::Known), what);
+                return Err(format!("known must be a table of rows, got {got}"));
             }
             _ => cost_at = Some(value),
         }

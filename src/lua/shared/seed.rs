@@ -7,23 +7,51 @@ use std::ptr::NonNull;
 
 use crate::input::Arg;
 use crate::lua::stack::block::what;
-use crate::lua::stack::{Args, Field, Key, Native};
+use mlua::ffi::lua_State;
+
+use crate::lua::stack::{Args, Field, Key, Native, Reply};
 use crate::toolbox::random::Random;
 
 /// A seed drawn from a source, kept aside until the call it seeds has
-/// succeeded (`commit`): a call that fails leaves the source as it was.
+/// succeeded, its result pushed (`Seeded`): a call that fails leaves the
+/// source as it was.
 #[derive(Default)]
 pub struct SeedDraw(Option<(NonNull<Random>, Random)>);
 
 impl SeedDraw {
-    /// Advances the source past the seed drawn.
-    pub fn commit(self) {
-        if let Some((source, after)) = self.0 {
+    /// The source at `source` (an argument of the call), to be `after`.
+    pub fn moved(source: NonNull<Random>, after: Random) -> SeedDraw {
+        SeedDraw(Some((source, after)))
+    }
+}
+
+/// A reply, and the draw its seed came from, made when the reply is pushed.
+pub struct Seeded<R>(pub R, pub SeedDraw);
+
+impl<R: Reply> Reply for Seeded<R> {
+    unsafe fn push_on(&self, l: *mut lua_State) -> c_int {
+        // SAFETY: the pushers' contract.
+        unsafe { self.0.push_on(l) }
+    }
+    unsafe fn push_plain_on(&self, l: *mut lua_State) -> Option<c_int> {
+        // SAFETY: as the caller's.
+        unsafe { self.0.push_plain_on(l) }
+    }
+    fn carried(&self) -> &'static [c_int] {
+        self.0.carried()
+    }
+    unsafe fn commit(&self) {
+        // SAFETY: as the caller's.
+        unsafe { self.0.commit() };
+        if let Some((source, after)) = &self.1 .0 {
             // SAFETY: the source is a userdata the call's arguments hold
-            // (`seed_option`), alive and reached by nothing else during
-            // the call, in which no Lua code runs.
-            unsafe { *source.as_ptr() = after };
+            // (`seed_option`), alive; nothing else refers to it now.
+            unsafe { *source.as_ptr() = after.clone() };
         }
+    }
+    unsafe fn undo(&self, l: *mut lua_State) {
+        // SAFETY: as the caller's.
+        unsafe { self.0.undo(l) }
     }
 }
 

@@ -53,6 +53,23 @@ pub trait Reply {
     fn carried(&self) -> &'static [c_int] {
         &[]
     }
+
+    /// What the call changes of its natives once its result is pushed, and
+    /// only then (a random source moved past the draws it gave): a call
+    /// whose push fails leaves them as they were.
+    ///
+    /// # Safety
+    /// After a successful push, in the call's own frame, with no other
+    /// reference to the natives it changes.
+    unsafe fn commit(&self) {}
+
+    /// Undoes what a failed push changed of the call's arguments (the keys
+    /// `rng:fill` added to its table), which are where the call got them.
+    ///
+    /// # Safety
+    /// After a failed push, in the call's own frame, its arguments in
+    /// place; it must allocate nothing.
+    unsafe fn undo(&self, _l: *mut lua_State) {}
 }
 
 /// A caught panic becomes the Lua error "internal error (please report)"
@@ -108,13 +125,15 @@ pub unsafe fn call<R: Reply>(
 unsafe fn push_protected<R: Reply>(state: *mut lua_State, name: &str, reply: R) -> c_int {
     // SAFETY: `push_plain` pushes only what allocates nothing.
     if let Some(n) = unsafe { reply.push_plain_on(state) } {
+        // SAFETY: the push succeeded, in the call's own frame.
+        unsafe { reply.commit() };
         return n;
     }
     let dynamic: &dyn Reply = &reply;
     // SAFETY: the upvalue is `push_reply`, which reads the light userdata
     // (a pointer to `dynamic`) only during the `pcall`, while `reply` is
-    // alive; the two pushes
-    // allocate nothing, into the LUA_MINSTACK slots a C function is given.
+    // alive; the two pushes allocate nothing, into the LUA_MINSTACK slots a
+    // C function is given.
     let (base, status) = unsafe {
         let base = ffi::lua_gettop(state);
         ffi::lua_pushvalue(state, PUSH_REPLY);
@@ -126,25 +145,33 @@ unsafe fn push_protected<R: Reply>(state: *mut lua_State, name: &str, reply: R) 
         let arguments = 1 + carried.len() as c_int;
         (base, ffi::lua_pcall(state, arguments, ffi::LUA_MULTRET, 0))
     };
-    drop(reply);
     if status == ffi::LUA_OK {
-        // SAFETY: `state` is valid (this function's contract).
-        return unsafe { ffi::lua_gettop(state) } - base;
+        // SAFETY: the push succeeded, in the call's own frame; `state` is
+        // valid (this function's contract).
+        unsafe {
+            reply.commit();
+            drop(reply);
+            return ffi::lua_gettop(state) - base;
+        }
     }
+
     // Only `message` may be alive here: `raise` frees it before it jumps.
     // Running out of stack reads the same whichever check met it (and on
     // either interpreter: see luajit/guard.rs).
     // SAFETY: the failed `pcall` left its error value on top, which
-    // `read::message` copies; `base` is at or below the top.
+    // `args::message` copies; `base` is at or below the top.
     let why = unsafe { args::message(state) };
     let message = match (status, why) {
         (ffi::LUA_ERRMEM, _) => format!("{name}: not enough memory for the result"),
         (_, why) if why.contains("stack overflow") => format!("{name}: stack overflow"),
         (_, why) => format!("{name}: {why}"),
     };
-    // SAFETY: as above; `raise` frees `message` before it jumps.
+    // SAFETY: the arguments are in place below `base`, where `undo` finds
+    // them (it allocates nothing); `raise` frees `message` before it jumps.
     unsafe {
         ffi::lua_settop(state, base);
+        reply.undo(state);
+        drop(reply);
         raise(state, message)
     }
 }
