@@ -96,8 +96,9 @@ test-lua: all probe
 	busted --run=luajit
 
 # The hostile hosts (tests/host/run.sh, see docs/hardening.md): out of memory
-# under a capped allocator and under ulimit -v, a nearly full Lua stack, huge items.
-test-host: all
+# under a capped allocator and under ulimit -v, fault injection, a nearly full
+# Lua stack, huge items.
+test-host: all probe
 	tests/host/run.sh
 
 # The LÖVE demo (examples/love/): play it, or run its scripted game headless
@@ -140,6 +141,8 @@ lint:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(CARGO) clippy --locked --release --features lua54 --target-dir target/lua54 -- -D warnings
 	$(CARGO) clippy --locked --release --features luajit --target-dir target/luajit -- -D warnings
+	$(CARGO) clippy --locked --profile probe --features lua54,probe --target-dir target/lua54 -- -D warnings
+	$(CARGO) clippy --locked --profile probe --features luajit,probe --target-dir target/luajit -- -D warnings
 	luacheck lua spec nginx bench src/lua examples tests docs
 
 # The generators' reference in docs/generators.md, made from the module

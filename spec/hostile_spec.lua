@@ -379,12 +379,29 @@ print(ok)
   it("is not in the normal build", function()
     assert.is_nil(map._panic_probe)
     assert.is_nil(map._reads)
+    assert.is_nil(map._faults)
   end)
 
   it("surfaces as a string error, prints nothing, and the interpreter keeps running", function()
     local out, err, code = support.run_with_probe(CHILD)
     local raised = "false\tstring\tmap._panic_probe: internal error (please report): probe\n"
     assert.are.same({ raised:rep(3) .. "true\n", "", 0 }, { out, err, code })
+  end)
+end)
+
+describe("an error a debug hook raises inside a call", function()
+  -- The hook errs at the first line it sees of the module's own Lua code,
+  -- inside the call (Lua 5.4's row maker, LuaJIT's route: "=map/...").
+  it("is prefixed by the call's name, on both interpreters", function()
+    debug.sethook(function()
+      if debug.getinfo(2, "S").source:sub(1, 5) == "=map/" then
+        debug.sethook()
+        error("from the hook", 0)
+      end
+    end, "", 1)
+    local ok, err = pcall(map.generate, { width = 20, height = 10, seed = 1, algorithm = "cave" })
+    debug.sethook()
+    assert.are.same({ false, "map.generate: from the hook" }, { ok, err })
   end)
 end)
 

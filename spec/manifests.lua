@@ -21,7 +21,7 @@ local map = require "map"
 local M = {}
 
 -- Functions of the probe builds (`make probe`), which are no exports.
-M.NOT_EXPORTS = { _panic_probe = true, _reads = true, _mirror = true }
+M.NOT_EXPORTS = { _panic_probe = true, _reads = true, _mirror = true, _faults = true }
 
 M.EXPORTS_DIR, M.NATIVES_DIR = "spec/exports/", "spec/natives/"
 

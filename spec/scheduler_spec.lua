@@ -107,7 +107,8 @@ describe("map.scheduler", function()
     assert.is_true(s:remove("a"))
     assert.is_true(s:remove("c"))
     assert.are.equal(0, #s)
-    assert.is_nil(s:next())
+    -- No value at all, as on both interpreters (LuaJIT's route once gave one nil).
+    assert.are.equal(0, select("#", s:next()))
     assert.are.equal(5.5, s:time(), "the time stays at the last turn")
   end)
 

@@ -317,8 +317,9 @@ end
 -- map of `many` cells; `one`, a map of one cell, `spot` its cell;
 -- `sources`, `many` sources on it; `costs`, weighted costs; `known`, every
 -- cell of the open map known; `limits` (avoid the sources, known, max);
--- `text`, the open map's text; `saved`, a level of the open map saved, and
--- `noise`, a noise (each nil when it cannot be made); `words`, `many`
+-- `text`, the open map's text; `saved`, a level of the open map saved,
+-- `things`, a level of it whose every cell is a thing, and `noise`, a
+-- noise (each nil when it cannot be made); `words`, `many`
 -- words (at most 100,000) to learn names from; a `scheduler` of as many
 -- actors, its `state` and `actors`. The rows alias one table each: the
 -- maps cost Lua little; the one-wide map and the sources are Lua arrays of
@@ -339,6 +340,8 @@ function M.host(side, many)
   if made then h.noise = noise end
   local ok, saved = pcall(function() return map.level(h.open):save() end)
   if ok then h.saved = saved end
+  local made_things, things = pcall(map.level, h.open, { things = "." })
+  if made_things then h.things = things end
   h.words, h.actors, h.scheduler = {}, {}, map.scheduler()
   for i = 1, math.min(many, 100000) do
     h.words[i] = ("%08x"):format(i * 2654435761 % 4294967296):gsub("%d", function(d) return ("gklmnprstv"):sub(d + 1,

@@ -66,6 +66,11 @@ return {
     with_options = function(f, o) return f.designed:flee(f.designed.player, o) end,
     bad = {
       { "level:flee: self must be a level, got number", function(f) return f.lvl20.flee(1) end },
+      -- A freed field is named, and as a field (it once read "sources").
+      { "level:flee: d must be a field of values of the level's size, got a freed field", function(f)
+        return cases.freed(function() return f.lvl20:distances(f.m20.player) end,
+          function(d) return f.lvl20:flee(d) end)
+      end },
     },
     storm = function(a) return a.lvl:flee(a.sources, a.options) end,
     -- And from the distance field, its search not done again (the options

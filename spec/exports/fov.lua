@@ -95,6 +95,10 @@ return {
         function(f) return f.lvl20:fov(2, 2, 3, { into = 5 }) end },
       { 'level:fov: unknown option "colour" (options: into, opaque)',
         function(f) return f.lvl20:fov(2, 2, 3, { colour = 1 }) end },
+      { "level:fov: into must be a memory (map.field or level:field()), got a freed field", function(f)
+        return cases.freed(function() return f.lvl20:field() end,
+          function(memory) return f.lvl20:fov(2, 2, 3, { into = memory }) end)
+      end },
     },
     storm = function(a) return a.lvl:fov(2, 2, 3, { into = a.lvl:field() }) end,
     cases = function(m, rand)

@@ -92,6 +92,15 @@ return {
         { "scheduler:remove: actor must not be nil", function(f) return one(f):remove() end },
         { "scheduler:remove: self must be a scheduler, got number",
           function(f) return f.empty_scheduler.remove(5) end },
+        -- An absent actor too (the LuaJIT route once answered false).
+        { "scheduler:remove: the scheduler was freed by the collector (used from a finalizer)", function()
+          return cases.freed(function()
+            local s = map.scheduler()
+            s:add("a", 1)
+            s:remove("a")
+            return s
+          end, function(s) return s:remove("absent") end)
+        end },
       },
       storm = function(a) return a.s:remove(a.actor), a.s:remove(a.actors[2]) end,
       big = "removes one actor: no argument makes it large",

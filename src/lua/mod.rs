@@ -98,6 +98,8 @@ exports! {
     panic_probe,
     #[cfg(feature = "probe")]
     reads,
+    #[cfg(feature = "probe")]
+    faults,
 }
 
 natives! {

@@ -601,6 +601,51 @@ mod tests {
         assert!(r.bytes.is_empty());
     }
 
+    /// `saved_level()` with its metadata changed by `change`, saved.
+    fn saved_with(change: impl FnOnce(&mut Level)) -> Vec<u8> {
+        let mut n = saved_level();
+        let mut meta = n.meta().unwrap().clone();
+        change(&mut meta);
+        n.meta = Some(Rc::new(meta));
+        save(&n)
+    }
+
+    /// A save is not trusted: its lists are no longer than `generate`
+    /// makes them (a 30x12 level with 400,000 rooms loaded, and every read
+    /// of a property copied them all), its seed within ±2^53 (read alike on
+    /// both interpreters).
+    #[test]
+    fn metadata_past_what_generate_makes_is_an_error() {
+        let many = 400_000;
+        let bytes = saved_with(|meta| {
+            meta.rooms = vec![Rect::new(1, 1, 1, 1); many];
+            meta.exits.exits = vec![Vec::new(); many];
+            meta.exits.links = vec![Vec::new(); many];
+        });
+        let err = load(&bytes).unwrap_err();
+        assert!(err.contains("more than a generated level can"), "{err}");
+        for seed in [MAX_SEED + 1, -MAX_SEED - 1, i64::MAX, i64::MIN] {
+            let err = load(&saved_with(|meta| meta.seed = seed)).unwrap_err();
+            assert!(err.contains("seed beyond 2^53"), "{seed}: {err}");
+        }
+        for seed in [MAX_SEED, -MAX_SEED] {
+            assert!(load(&saved_with(|meta| meta.seed = seed)).is_ok());
+        }
+    }
+
+    /// A field's values are within ±2^53: -2^63, whose `abs` overflows,
+    /// once loaded and read back as -9223372036854775808.
+    #[test]
+    fn field_values_past_2_pow_53_are_an_error() {
+        let window = Rect::new(2, 1, 2, 1);
+        for v in [i64::MIN, i64::MIN + 1, MAX_VALUE + 1, -MAX_VALUE - 1] {
+            let bytes = save_field(&Field::values((4, 3), window, vec![0, v]));
+            assert!(load_saved(&bytes).is_err(), "{v}");
+        }
+        let bytes = save_field(&Field::values((4, 3), window, vec![MAX_VALUE, -MAX_VALUE]));
+        assert!(load_saved(&bytes).is_ok());
+    }
+
     #[test]
     fn fields_load_back_equal_and_damage_is_an_error() {
         let window = Rect::new(2, 1, 2, 2);

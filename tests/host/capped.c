@@ -17,6 +17,12 @@
  *     host.trim()        gives the C heap's free memory back to the system
  *                        (malloc_trim), so that RSS counts what is held,
  *                        not a freed chunk the heap's layout keeps
+ *     host.fail(k)       counts the allocations that grow the heap from now
+ *                        on, and refuses the k-th (0: none), and Lua's one
+ *                        retry of it after its emergency collection, as a
+ *                        full heap would; returns the count and whether
+ *                        the k-th came since the last host.fail
+ *                        (tests/faults/run.lua)
  *
  * package.cpath comes from LUA_CPATH_5_4 / LUA_CPATH as usual (run.sh points
  * it at build/lib/lua/5.4/?.so). Exit status: 0 when the script returns,
@@ -34,7 +40,27 @@ typedef struct {
     size_t used;
     size_t cap;
     size_t refused;
+    /* host.fail: the growths counted, the one to refuse, whether it came,
+       and the size of the retry to refuse (0: none). */
+    size_t counted;
+    size_t fail_at;
+    int failed;
+    size_t retry;
 } Heap;
+
+/* Whether host.fail refuses this growth to nsize bytes. */
+static int injected(Heap *heap, size_t nsize) {
+    if (heap->retry != 0) {
+        size_t retry = heap->retry;
+        heap->retry = 0;
+        if (nsize == retry) return 1;
+    }
+    heap->counted++;
+    if (heap->counted != heap->fail_at) return 0;
+    heap->failed = 1;
+    heap->retry = nsize;
+    return 1;
+}
 
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     Heap *heap = ud;
@@ -42,6 +68,10 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     if (nsize == 0) {
         free(ptr);
         heap->used -= old;
+        return NULL;
+    }
+    if (nsize > old && injected(heap, nsize)) {
+        heap->refused++;
         return NULL;
     }
     if (nsize > old && nsize - old > heap->cap - heap->used) {
@@ -90,6 +120,21 @@ static int host_trim(lua_State *L) {
     return 0;
 }
 
+static int host_fail(lua_State *L) {
+    Heap *heap = heap_of(L);
+    lua_Integer k = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, k >= 0, 1, "k must be >= 0");
+    size_t counted = heap->counted;
+    int failed = heap->failed;
+    heap->counted = 0;
+    heap->failed = 0;
+    heap->retry = 0;
+    heap->fail_at = (size_t)k;
+    lua_pushinteger(L, (lua_Integer)counted);
+    lua_pushboolean(L, failed);
+    return 2;
+}
+
 static int traceback(lua_State *L) {
     const char *message = lua_tostring(L, 1);
     luaL_traceback(L, L, message ? message : "(error object is not a string)", 1);
@@ -102,7 +147,8 @@ static int run(lua_State *L) {
     luaL_openlibs(L);
 
     static const luaL_Reg functions[] = {
-        {"used", host_used}, {"cap", host_cap}, {"refused", host_refused}, {"trim", host_trim}, {NULL, NULL}};
+        {"used", host_used}, {"cap", host_cap}, {"refused", host_refused}, {"trim", host_trim},
+        {"fail", host_fail}, {NULL, NULL}};
     luaL_newlib(L, functions);
     lua_setglobal(L, "host");
 

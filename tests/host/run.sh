@@ -6,7 +6,8 @@
 # header). A case that dies says how: exit 134 is an abort (SIGABRT: Rust's
 # "memory allocation of N bytes failed"), 139 a segfault, 124 the timeout.
 #
-# Needs build/lib/lua/5.4/map.so and build/lib/lua/5.1/map.so (make), gcc,
+# Needs build/lib/lua/5.4/map.so and build/lib/lua/5.1/map.so (make), the
+# probe modules (make probe), gcc,
 # pkg-config and liblua5.4-dev (for the capped host, built into build/tests),
 # lua5.4 and luajit. About 30 s. Environment: HOST_TESTS (a regex: run only
 # the cases whose name matches), HOST_TIMEOUT (seconds per case, 60),
@@ -19,10 +20,11 @@ TIMEOUT=${HOST_TIMEOUT:-60}
 ONLY=${HOST_TESTS:-}
 LUA54=${HOST_LUA54:-build/lib/lua/5.4}
 LUAJIT=${HOST_LUAJIT:-build/lib/lua/5.1}
+PROBE54=build/probe/lib/lua/5.4 PROBEJIT=build/probe/lib/lua/5.1
 CAPPED=build/tests/capped
 
-for so in $LUA54/map.so $LUAJIT/map.so; do
-  [ -f "$so" ] || { echo "run.sh: $so not found: run make first" >&2; exit 2; }
+for so in $LUA54/map.so $LUAJIT/map.so $PROBE54/map.so $PROBEJIT/map.so; do
+  [ -f "$so" ] || { echo "run.sh: $so not found: run make all probe first" >&2; exit 2; }
 done
 for tool in gcc pkg-config lua5.4 luajit timeout; do
   command -v "$tool" >/dev/null || { echo "run.sh: $tool not found (see setup.sh)" >&2; exit 2; }
@@ -99,6 +101,16 @@ done
 # A nearly full Lua stack.
 for lua in lua5.4 luajit; do
   case_ "deep_stack-$lua" - "$lua" tests/host/deep_stack.lua
+done
+# Fault injection (tests/host/faults.lua): every call of the manifests with
+# its k-th memory check failing (the probe modules), on both; with its k-th
+# Lua allocation failing, on Lua 5.4 (the capped host's allocator).
+case_ faults-rust-lua5.4 - env LUA_CPATH_5_4="$PROBE54/?.so" lua5.4 tests/host/faults.lua rust
+case_ faults-rust-luajit - env LUA_CPATH="$PROBEJIT/?.so" luajit tests/host/faults.lua rust
+case_ faults-lua-lua5.4 - $CAPPED 1000 tests/host/faults.lua lua
+# The edge of the Lua stack, every depth: whose each stack overflow is.
+for lua in lua5.4 luajit; do
+  case_ "stack_edge-$lua" - "$lua" tests/host/stack_edge.lua
 done
 # Huge requests: item counts, under 2 GB.
 for lua in lua5.4 luajit; do

@@ -7,7 +7,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::ffi::c_int;
 use std::ptr::NonNull;
 
@@ -160,7 +160,7 @@ methods! {
             values: after.fill(count, range),
             source: NonNull::from(r),
             after,
-            added: RefCell::new(Vec::with_capacity(count)),
+            added: vec![Cell::new(false); count].into_boxed_slice(),
         })
     },
     state => |args, r: &mut Random| {
@@ -367,22 +367,21 @@ struct Filled {
     values: Vec<Draw>,
     source: NonNull<Random>,
     after: Random,
-    /// The keys added to `t`, within the capacity made in the call.
-    added: RefCell<Vec<u32>>,
+    /// Whether each key was added to `t`: cells, not a `RefCell`, as a
+    /// Lua error may end `push_on` where no guard would be dropped.
+    added: Box<[Cell<bool>]>,
 }
 
 impl Reply for Filled {
     unsafe fn push_on(&self, l: *mut lua_State) -> c_int {
-        let mut added = self.added.borrow_mut();
-        // SAFETY: the pushers' contract; one value pushed and set at a time;
-        // `added` has room for every key.
+        // SAFETY: the pushers' contract; one value pushed and set at a time.
         unsafe {
             make_room(l, 8);
-            for i in 1..=self.values.len() as ffi::lua_Integer {
+            for (i, added) in (1..).zip(self.added.iter()) {
                 if ffi::lua_rawgeti(l, 1, i) == ffi::LUA_TNIL {
                     ffi::lua_pushboolean(l, 0);
                     ffi::lua_rawseti(l, 1, i);
-                    added.push(i as u32);
+                    added.set(true);
                 }
                 ffi::lua_settop(l, -2);
             }
@@ -405,9 +404,11 @@ impl Reply for Filled {
         // SAFETY: `t` is argument 2; setting a present key to nil allocates
         // nothing.
         unsafe {
-            for &i in self.added.borrow().iter() {
-                ffi::lua_pushnil(l);
-                ffi::lua_rawseti(l, 2, ffi::lua_Integer::from(i));
+            for (i, added) in (1..).zip(self.added.iter()) {
+                if added.get() {
+                    ffi::lua_pushnil(l);
+                    ffi::lua_rawseti(l, 2, i);
+                }
             }
         }
     }
