@@ -322,7 +322,7 @@ describe("map.INTERNAL_ERROR", function()
     -- Rust builds its message from the constant it exports (src/input.rs).
     local rust = run("cat src/input.rs src/lua/stack/call.rs")
     assert.are.equal(map.INTERNAL_ERROR, rust:match('\n[%w_() ]*const INTERNAL_ERROR: &str = "([^"]*)";'))
-    assert.truthy(rust:find('format!("{name}: {INTERNAL_ERROR}: {what}")', 1, true))
+    assert.truthy(rust:find('format!("{INTERNAL_ERROR}: {what}")', 1, true))
     -- The documented form, which a caller may match too.
     assert.truthy(read_file("docs/api.md"):find("`map.<fn>: " .. map.INTERNAL_ERROR .. ": ...`", 1, true))
     -- A panic inside the module, where a build still has the probe.

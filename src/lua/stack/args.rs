@@ -376,17 +376,3 @@ impl Args {
         }
     }
 }
-
-/// The error message on top of the stack (any value, described if not a string).
-///
-/// # Safety
-///
-/// `l` must be a valid state with a value on top of its stack.
-pub unsafe fn message(l: *mut lua_State) -> String {
-    // SAFETY: the caller's promise; the `Args` lives only in this call.
-    let args = unsafe { Args::new(l) };
-    match args.at(-1) {
-        Arg::Str(s) => String::from_utf8_lossy(s).into_owned(),
-        other => other.to_string(),
-    }
-}

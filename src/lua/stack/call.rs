@@ -22,8 +22,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use crate::input::INTERNAL_ERROR;
 use mlua::ffi::{self, lua_State};
 
-use super::args::{self, Args};
+use super::args::Args;
 use super::upvalues::PUSH_REPLY;
+use crate::input::Arg;
+use std::fmt::Write;
 
 /// What a function hands back to Lua.
 pub trait Reply {
@@ -106,9 +108,9 @@ pub unsafe fn call<R: Reply>(
     // SAFETY: `state` is the calling Lua state (this function's contract),
     // and nothing that needs dropping lives here when `raise` jumps.
     unsafe {
-        match run(state, name, body) {
+        match run(state, body) {
             Ok(reply) => push_protected(state, name, reply),
-            Err(message) => raise(state, message),
+            Err(message) => raise(state, name, message),
         }
     }
 }
@@ -155,24 +157,38 @@ unsafe fn push_protected<R: Reply>(state: *mut lua_State, name: &str, reply: R) 
         }
     }
 
-    // Only `message` may be alive here: `raise` frees it before it jumps.
-    // Running out of stack reads the same whichever check met it (and on
-    // either interpreter: see luajit/guard.rs).
-    // SAFETY: the failed `pcall` left its error value on top, which
-    // `args::message` copies; `base` is at or below the top.
-    let why = unsafe { args::message(state) };
-    let message = match (status, why) {
-        (ffi::LUA_ERRMEM, _) => format!("{name}: not enough memory for the result"),
-        (_, why) if why.contains("stack overflow") => format!("{name}: stack overflow"),
-        (_, why) => format!("{name}: {why}"),
-    };
+    // The message is made in a buffer on this frame, not on the heap: the
+    // push may have failed because the address space is full (`ulimit
+    // -v`), where a Rust allocation, however small, would abort. Running
+    // out of stack reads the same whichever check met it (and on either
+    // interpreter: see luajit/guard.rs).
+    let mut message = Message::new();
+    message.add(name.as_bytes());
+    message.add(b": ");
+    if status == ffi::LUA_ERRMEM {
+        message.add(b"not enough memory for the result");
+    } else {
+        // SAFETY: the failed `pcall` left its error value on top, which
+        // this reads (a string's bytes are copied before it is popped).
+        let args = unsafe { Args::new(state) };
+        match args.at(-1) {
+            Arg::Str(why) if why.windows(14).any(|w| w == b"stack overflow") => {
+                message.add(b"stack overflow")
+            }
+            Arg::Str(why) => message.add(why),
+            other => {
+                let _ = write!(message, "{other}");
+            }
+        }
+    }
     // SAFETY: the arguments are in place below `base`, where `undo` finds
-    // them (it allocates nothing); `raise` frees `message` before it jumps.
+    // them (it allocates nothing); nothing left here needs dropping when
+    // `raise_bytes` jumps.
     unsafe {
         ffi::lua_settop(state, base);
         reply.undo(state);
         drop(reply);
-        raise(state, message)
+        raise_bytes(state, message.bytes())
     }
 }
 
@@ -197,13 +213,12 @@ pub unsafe extern "C-unwind" fn push_reply(state: *mut lua_State) -> c_int {
 }
 
 /// Step 1: the core's work, with any panic turned into an error message
-/// prefixed by the function's name.
+/// (`raise` prefixes the function's name).
 ///
 /// # Safety
 /// `state` is the state of the Lua call this frame serves (see `call`).
 unsafe fn run<R>(
     state: *mut lua_State,
-    name: &str,
     body: impl FnOnce(&Args) -> Result<R, String>,
 ) -> Result<R, String> {
     // SAFETY: `state` is the calling Lua state (this function's contract).
@@ -212,14 +227,14 @@ unsafe fn run<R>(
     let result = catch_unwind(AssertUnwindSafe(|| body(&args)));
     CALLING.with(|c| c.set(false));
     match result {
-        Ok(result) => result.map_err(|message| format!("{name}: {message}")),
+        Ok(result) => result,
         Err(panic) => {
             let what = panic
                 .downcast_ref::<String>()
                 .map(String::as_str)
                 .or_else(|| panic.downcast_ref::<&str>().copied())
                 .unwrap_or("unknown panic");
-            Err(format!("{name}: {INTERNAL_ERROR}: {what}"))
+            Err(format!("{INTERNAL_ERROR}: {what}"))
         }
     }
 }
@@ -228,25 +243,70 @@ unsafe fn run<R>(
 /// bytes, so only a bug would make one longer.
 const MESSAGE_BYTES: usize = 1024;
 
-/// Raises `message` as a Lua string error. It is moved into a buffer on the
-/// C stack and the `String` freed first: pushing it may itself fail (Lua out
-/// of memory) and jump, and then nothing may be left on the heap.
+/// A message in a buffer of `MESSAGE_BYTES` on the stack, cut there (at a
+/// character's start).
+struct Message {
+    buffer: [u8; MESSAGE_BYTES],
+    len: usize,
+}
+
+impl Message {
+    fn new() -> Message {
+        Message {
+            buffer: [0; MESSAGE_BYTES],
+            len: 0,
+        }
+    }
+
+    fn add(&mut self, bytes: &[u8]) {
+        let mut n = bytes.len().min(MESSAGE_BYTES - self.len);
+        // Cut at a character's start: a byte that is not a continuation.
+        while n < bytes.len() && n > 0 && bytes[n] & 0xC0 == 0x80 {
+            n -= 1;
+        }
+        self.buffer[self.len..self.len + n].copy_from_slice(&bytes[..n]);
+        self.len += n;
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.buffer[..self.len]
+    }
+}
+
+impl std::fmt::Write for Message {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.add(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// Raises `name: message` as a Lua string error. It is made in a buffer on
+/// the C stack (no allocation) and the `String` freed first: pushing it may
+/// itself fail (Lua out of memory) and jump, and then nothing may be left
+/// on the heap.
 ///
 /// # Safety
 /// `state` is the state of the Lua call this frame serves, and no Rust
 /// value that needs dropping is alive in the frames between it and Lua.
-unsafe fn raise(state: *mut lua_State, message: String) -> ! {
-    let mut buffer = [0u8; MESSAGE_BYTES];
-    let mut len = message.len().min(MESSAGE_BYTES);
-    while !message.is_char_boundary(len) {
-        len -= 1;
-    }
-    buffer[..len].copy_from_slice(&message.as_bytes()[..len]);
+unsafe fn raise(state: *mut lua_State, name: &str, message: String) -> ! {
+    let mut buffer = Message::new();
+    buffer.add(name.as_bytes());
+    buffer.add(b": ");
+    buffer.add(message.as_bytes());
     drop(message);
-    // SAFETY: the buffer is on this frame's stack, copied by Lua before
-    // `lua_error` jumps; nothing left here needs dropping (the contract).
+    // SAFETY: the caller's contract.
+    unsafe { raise_bytes(state, buffer.bytes()) }
+}
+
+/// Raises `message` as a Lua string error.
+///
+/// # Safety
+/// As `raise`'s; `message` lives on the caller's stack (Lua copies it
+/// before `lua_error` jumps).
+unsafe fn raise_bytes(state: *mut lua_State, message: &[u8]) -> ! {
+    // SAFETY: the caller's contract.
     unsafe {
-        ffi::lua_pushlstring(state, buffer.as_ptr().cast(), len);
+        ffi::lua_pushlstring(state, message.as_ptr().cast(), message.len());
         ffi::lua_error(state)
     }
 }
