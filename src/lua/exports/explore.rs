@@ -196,7 +196,7 @@ fn found_in(e: &Window, whole: bool, r: usize) -> Option<Result<Vec<Pos>, String
 
 #[cfg(feature = "luajit")]
 mod luajit {
-    use super::{asked, found_in, EXPLORE_RADIUS};
+    use super::{asked, explore, found_in, EXPLORE_RADIUS};
     use crate::grid::Rect;
     use crate::input::{Arg, INTERNAL_ERROR};
     use crate::lua::shared::route::{checked_cell, integer, packed, read_window, ANOTHER_WINDOW};
@@ -221,6 +221,8 @@ mod luajit {
             }
             asked.check(asked.window(EXPLORE_RADIUS))?;
             let bits = asked.search.avoided_bits(args, size)?;
+            // Their bytes, as many as the bits' words hold.
+            crate::memory::check(explore::bound_avoided(size))?;
             Ok(bits.words().iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>())
         }
     );
