@@ -46,6 +46,8 @@
 -- arguments, the generators' slowest valid call per algorithm, then the
 -- slowest valid call of each export. Progress and every call over 1 s go to
 -- stderr.
+local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
+package.path = here .. "/?.lua;" .. package.path
 local BUILT = jit and "build/lib/lua/5.1/?.so;" or "build/lib/lua/5.4/?.so;"
 package.cpath = (os.getenv(jit and "LUA_CPATH" or "LUA_CPATH_5_4") and "" or BUILT) .. package.cpath
 local map = require "map"
@@ -155,85 +157,11 @@ local function around(w, f, min_w, min_h)
   return list
 end
 
-------------------------------------------------------------------------------
--- Maps for render, reachable, fov, distances and path. Rows of the same
--- pattern alias one table (the module reads every row all the same), so a
--- 4,000,000-cell map costs Lua a few rows. Kinds:
---   floor      all "." (with "@" at (1,1) and ">" at (w,h) when `marks`)
---   pillars    "#" at even x of even rows, "." elsewhere: many shadows
---   serpentine a corridor winding through every other row: the longest path
---   checker    "." and "," in a checkerboard (for costs)
---   walled     floor with the far corner walled in: the target unreachable
-local function row_of(w, f)
-  local row = {}
-  for x = 1, w do row[x] = f(x) end
-  return row
-end
+-- Maps, `avoid`, `known` and texts: bench/worst_maps.lua.
+local maps = require "worst_maps"
+local row_of, make_map, avoid_list = maps.row_of, maps.make_map, maps.avoid_list
+local known_but_last, text_of = maps.known_but_last, maps.text_of
 
-local MAPS = {}
-function MAPS.floor(w, h, marks)
-  local floor = row_of(w, function() return "." end)
-  local m = {}
-  for y = 1, h do m[y] = floor end
-  if marks then
-    m[1] = row_of(w, function(x) return x == 1 and "@" or "." end)
-    m[h] = row_of(w, function(x) return (x == w and h > 1) and ">" or (x == 1 and h == 1 and "@" or ".") end)
-    if h == 1 then m[1] = row_of(w, function(x) return x == 1 and "@" or x == w and ">" or "." end) end
-  end
-  return m
-end
-function MAPS.pillars(w, h, marks)
-  local floor = row_of(w, function() return "." end)
-  local pillars = row_of(w, function(x) return x % 2 == 0 and "#" or "." end)
-  local m = {}
-  for y = 1, h do m[y] = y % 2 == 0 and pillars or floor end
-  if marks then
-    m[1] = row_of(w, function(x) return x == 1 and "@" or "." end)
-    if h > 1 and h % 2 == 1 then m[h] = row_of(w, function(x) return x == w and ">" or "." end) end
-  end
-  return m
-end
-function MAPS.serpentine(w, h, marks)
-  local floor = row_of(w, function() return "." end)
-  local gap_right = row_of(w, function(x) return x == w and "." or "#" end)
-  local gap_left = row_of(w, function(x) return x == 1 and "." or "#" end)
-  local m = {}
-  for y = 1, h do
-    if y % 2 == 1 then m[y] = floor
-    elseif y % 4 == 2 then m[y] = gap_right
-    else m[y] = gap_left end
-  end
-  if marks then
-    m[1] = row_of(w, function(x) return x == 1 and "@" or "." end)
-    if h > 1 and h % 2 == 1 then
-      local last_x = (h % 4 == 1) and w or 1
-      m[h] = row_of(w, function(x) return x == last_x and ">" or "." end)
-    end
-  end
-  return m
-end
-function MAPS.checker(w, h)
-  local a = row_of(w, function(x) return x % 2 == 0 and "." or "," end)
-  local b = row_of(w, function(x) return x % 2 == 1 and "." or "," end)
-  local m = {}
-  for y = 1, h do m[y] = y % 2 == 0 and a or b end
-  return m
-end
-function MAPS.walled(w, h)
-  local m = MAPS.floor(w, h)
-  if w >= 3 and h >= 3 then
-    m[h - 1] = row_of(w, function(x) return x >= w - 1 and "#" or "." end)
-    m[h] = row_of(w, function(x) return x == w - 1 and "#" or "." end)
-  end
-  return m
-end
-
-local function make_map(kind, w, h, marks)
-  local m = MAPS[kind](w, h, marks)
-  return setmetatable(m, { __index = { desc = string.format("<%s %dx%d%s>", kind, w, h, marks and " @>" or "") } })
-end
--- (`desc` sits in a metatable, which the module never reads: it reads raw;
--- `show` finds it through v.desc.)
 
 ------------------------------------------------------------------------------
 -- new_map and render: shapes from 1x4000000 to 4000000x1.
@@ -427,7 +355,7 @@ end
 ------------------------------------------------------------------------------
 -- fov, distances, path.
 
-local MAX_COST = math.floor(2 ^ 30)
+local MAX_COST = maps.MAX_COST
 
 searches[#searches + 1] = { "fov", 5, function()
   for _, kind in ipairs({ "floor", "pillars", "serpentine" }) do
@@ -500,27 +428,6 @@ end }
 ------------------------------------------------------------------------------
 -- step, flee, explore, sample, line, visible, autotile, parse.
 
--- The longest `avoid` allowed (map.MAX_CELLS entries), all one position
--- (every entry is read and checked all the same), built once.
-local long_avoid
-local function avoid_list()
-  if not long_avoid then
-    long_avoid = setmetatable({}, { __index = { desc = string.format("<%d x {x=1, y=1}>", CAP) } })
-    local one = { x = 1, y = 1 }
-    for i = 1, CAP do long_avoid[i] = one end
-  end
-  return long_avoid
-end
-
--- Rows of `known` for explore: every cell known but the last one (w, h),
--- so the frontier is as far from (1, 1) as the map allows.
-local function known_but_last(w, h)
-  local all = row_of(w, function() return true end)
-  local k = {}
-  for y = 1, h - 1 do k[y] = all end
-  k[h] = row_of(w, function(x) return x < w end)
-  return setmetatable(k, { __index = { desc = string.format("<known %dx%d but the last>", w, h) } })
-end
 
 -- Tries each call of `calls(w, h)` (a list of argument lists) on a shape;
 -- the slowest one's seconds, or nil when out of time.
@@ -639,12 +546,6 @@ searches[#searches + 1] = { "autotile", 4, function()
   end
 end }
 
--- Texts of w x h cells: "." with "@" first and ">" last, rows joined by "\n".
-local function text_of(w, h)
-  local row = string.rep(".", w)
-  local body = string.rep(row .. "\n", h - 1) .. row
-  return "@" .. body:sub(2, -2) .. ">"
-end
 
 searches[#searches + 1] = { "parse", 3, function()
   shape_search(function(w, h) return time("parse", text_of(w, h)) end, 1, 1, 10)

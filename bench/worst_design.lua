@@ -4,57 +4,27 @@
 -- lists: `loops`, but no tables), at their limits, on maps at the cell cap.
 --
 --   lua5.4 bench/worst_design.lua      (from the repository root)
+--   luajit bench/worst_design.lua
 --
 -- Each call is timed once with os.clock (CPU time), after a full garbage
 -- collection, on every algorithm and on a square and a narrow shape at the
 -- cap, with generate_text; the five slowest valid ones again with generate
 -- (the table of rows on top) and generate_json. Prints markdown tables,
 -- slowest first, and the slowest valid call.
-package.cpath = (os.getenv("LUA_CPATH_5_4") and "" or "build/lib/lua/5.4/?.so;") .. package.cpath
+local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
+package.path = here .. "/?.lua;" .. package.path
+local BUILT = jit and "build/lib/lua/5.1/?.so;" or "build/lib/lua/5.4/?.so;"
+package.cpath = (os.getenv(jit and "LUA_CPATH" or "LUA_CPATH_5_4") and "" or BUILT) .. package.cpath
 local map = require "map"
 
 local clock = os.clock
 local CAP = map.MAX_CELLS
 
--- A 64x64 template: a ring of wall with a door in the middle of each side
--- and floor inside, or the same with every ring cell an entrance (each one
--- a tunnel to join), or a comb of one-wide corridors (many walls, long
--- walks inside).
-local function template(kind)
-  local rows = {}
-  for y = 1, 64 do
-    local row = {}
-    for x = 1, 64 do
-      local ring = x == 1 or y == 1 or x == 64 or y == 64
-      local c
-      if kind == "open" then
-        c = "."
-      elseif kind == "doors" then
-        c = ring and ((x == 32 or y == 32) and "+" or "#") or "."
-      else -- comb
-        c = ring and (x % 2 == 0 and "." or "#") or ((x % 2 == 0 or y == 63) and "." or "#")
-      end
-      row[x] = c
-    end
-    rows[y] = table.concat(row)
-  end
-  return rows
-end
+-- The vaults and `place` entries at their limits: bench/worst_maps.lua.
+local maps = require "worst_maps"
+local VAULTS, PLACE, PLACE_MIN = maps.VAULTS, maps.PLACE, maps.PLACE_MIN
 
-local VAULTS = {}
-for _, kind in ipairs({ "doors", "open", "comb" }) do
-  VAULTS[kind] = { { rows = template(kind), count = 100, rotate = true } }
-end
-
--- The most placed cells: 100 entries of 100 cells each, every filter on
--- (half of them hidden), or `min` alone (an open map hides nothing).
-local PLACE, PLACE_MIN = {}, {}
-for i = 1, 100 do
-  PLACE[i] = { char = "M", count = 100, min = i, hidden = i % 2 == 0 }
-  PLACE_MIN[i] = { char = "M", count = 100, min = i }
-end
-
-local SHAPES = { { 2000, 2000 }, { 200, CAP // 200 } }
+local SHAPES = { { 2000, 2000 }, { 200, maps.idiv(CAP, 200) } }
 
 local function calls()
   local list = {}

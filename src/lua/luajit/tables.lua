@@ -31,7 +31,7 @@
 local map, route, rules = ...
 
 local type, select, rawget, rawequal = type, select, rawget, rawequal
-local byte, char = string.byte, string.char
+local byte, char, sub, concat = string.byte, string.char, string.sub, table.concat
 local helpers = route.c
 local new_tab = require("table.new")
 
@@ -63,8 +63,13 @@ local path_window = helpers.path_window
 local path_cells = helpers.path_cells
 -- (cells, window width, known flags (a byte a cell), width, height, window
 -- x, y, x, y, r, options) -> the path as path_cells gives it; nil and
--- "explored"; or false: read the window of radius 2r.
+-- "explored"; or false: read the window of radius 2r. With `avoided` last,
+-- explore_avoided's string.
 local explore_cells = helpers.explore_cells
+-- (width, height, x, y, options) -> the cells options.avoid names, for
+-- explore_cells (read once for all its windows); raises explore's errors
+-- for the options and avoid.
+local explore_avoided = helpers.explore_avoided
 -- (cells, width, count, options) -> sample's positions.
 local sample_cells = helpers.sample_cells
 local EXPLORE_RADIUS, NO_CLASS = route.EXPLORE_RADIUS, route.NO_CLASS
@@ -333,24 +338,60 @@ if ffi then
     return c_path(...)
   end)
 
+  -- The window (x0, y0) + (ww, wh) as one string (a byte a cell,
+  -- row-major), grown from `kept` (the string of a window it holds, and
+  -- that window: kx, ky, kw, kh), or read whole without one: only the cells
+  -- it adds are read, by `read_in(x, y, w, h)` (a string, or nil: this gives
+  -- nil), in the order explore's C function reads them
+  -- (toolkit/explore.rs: Kept::grow).
+  local function grown(kept, kx, ky, kw, kh, x0, y0, ww, wh, read_in)
+    if not kept then return read_in(x0, y0, ww, wh) end
+    local above, below = ky - y0, y0 + wh - (ky + kh)
+    local left, right = kx - x0, x0 + ww - (kx + kw)
+    local parts, n = {}, 0
+    local function add(part)
+      n = n + 1
+      parts[n] = part
+      return part
+    end
+    if above > 0 and not add(read_in(x0, y0, ww, above)) then return nil end
+    if left == 0 and right == 0 then
+      add(kept)
+    else
+      for k = 0, kh - 1 do
+        if left > 0 and not add(read_in(x0, ky + k, left, 1)) then return nil end
+        add(sub(kept, k * kw + 1, (k + 1) * kw))
+        if right > 0 and not add(read_in(kx + kw, ky + k, right, 1)) then return nil end
+      end
+    end
+    if below > 0 and not add(read_in(x0, ky + kh, ww, below)) then return nil end
+    return concat(parts)
+  end
+
   -- explore reads windows around the start as the C function does, from
-  -- EXPLORE_RADIUS on, doubling; false and "explored", or nil where the C
-  -- function is to answer.
+  -- EXPLORE_RADIUS on, doubling, each grown from the one before; `avoid`
+  -- read once, by explore_avoided, as the C function reads it. false and
+  -- "explored", or nil where the C function is to answer.
   local function explore(m, known, x, y, options)
     local h, w = size(m)
     if not (h and type(known) == "table" and is_cell(x, y, w, h) and walks_by_walls(m)) then return nil end
-    -- The C function reads avoid once for all its windows; each window
-    -- here would read it again.
-    if type(options) == "table" and rawget(options, "avoid") ~= nil then return nil end
+    local avoided
+    if type(options) == "table" and rawget(options, "avoid") ~= nil then
+      avoided = explore_avoided(w, h, x, y, options)
+    end
+    local function cells_in(x1, y1, ww, wh) return read_window(m, x1, y1, ww, wh, h, w, false) end
+    local function known_in(x1, y1, ww, wh) return read_known(known, x1, y1, ww, wh) end
     local r = EXPLORE_RADIUS
+    local cells, flags, kx, ky, kw, kh
     while true do
       local x0, y0 = max(1, x - r), max(1, y - r)
       local ww, wh = min(w, x + r) - x0 + 1, min(h, y + r) - y0 + 1
-      local cells = read_window(m, x0, y0, ww, wh, h, w, false)
+      cells = grown(cells, kx, ky, kw, kh, x0, y0, ww, wh, cells_in)
       if not cells then return nil end
-      local flags = read_known(known, x0, y0, ww, wh)
+      flags = grown(flags, kx, ky, kw, kh, x0, y0, ww, wh, known_in)
       if not flags then return nil end
-      local raw, why = explore_cells(cells, ww, flags, w, h, x0, y0, x, y, r, options)
+      kx, ky, kw, kh = x0, y0, ww, wh
+      local raw, why = explore_cells(cells, ww, flags, w, h, x0, y0, x, y, r, options, avoided)
       if raw then return positions(raw) end
       if rawequal(raw, nil) then return false, why end
       r = r * 2
