@@ -1,5 +1,6 @@
 -- A noise source's methods (map.METHODS.noise): its value at a point, and
 -- a grid of them in one call.
+local map = require "map"
 local cases = require "spec.hostile_cases"
 local assert = require "luassert"
 
@@ -37,6 +38,9 @@ end
 cases.append(grid, {
   { "noise:grid: width*height must be at most 4000000 cells, got 2000x2001",
     function(f) return f.source:grid(2000, 2001) end },
+  -- A sample an octave a cell: 16 octaves of 2000x525 are one grid over.
+  { "noise:grid: width*height*octaves must be at most 16777216, got 16800000",
+    function() return map.noise({ seed = 1, octaves = 16 }):grid(2000, 525) end },
   { "noise:grid: expected at most 5 arguments, got 6", function(f) return f.source:grid(2, 2, 1, 1, 1) end },
   { "noise:grid: expected at most 4 arguments, got 5",
     function(f) return f.source:grid(2, 2, { x = 1, y = 1 }, 1) end },

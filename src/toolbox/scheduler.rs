@@ -23,8 +23,9 @@ const MAX_TIME: u128 = MAX_TURNS * UNIT;
 pub const MIN_SPEED: f64 = 1.0 / (1u64 << 20) as f64;
 pub const MAX_SPEED: f64 = (1u64 << 20) as f64;
 
-/// The most actors one scheduler holds.
-pub const MAX_ACTORS: usize = 1 << 24;
+/// The most actors one scheduler holds: its state is saved and loaded
+/// within a second at this size (docs/hardening.md, Time).
+pub const MAX_ACTORS: usize = 1 << 20;
 
 /// The most bytes a scheduler holds per actor: its entry, its node in
 /// the heap and a free slot's number.

@@ -363,6 +363,25 @@ fn simplex(p: &[u8; 512], x: f64, y: f64) -> f64 {
     70.0 * (corner(g0, x0, y0) + corner(g1, x1, y1) + corner(g2, x2, y2))
 }
 
+/// The most samples one `grid` takes (a sample is one octave at one cell):
+/// 16 octaves of 1,048,576 cells, or 4 octaves of every cell of a map,
+/// within a second.
+pub const MAX_SAMPLES: usize = 1 << 24;
+
+impl Noise {
+    /// An error unless a `grid` of `cells` cells samples at most
+    /// `MAX_SAMPLES`.
+    pub fn check_grid(&self, cells: usize) -> Result<(), String> {
+        let samples = cells.saturating_mul(self.octaves.len());
+        if samples > MAX_SAMPLES {
+            return Err(format!(
+                "width*height*octaves must be at most {MAX_SAMPLES}, got {samples}"
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The memory `noise:grid` of `cells` cells may use: the values (a double
 /// each) and the coordinates of a row (at most as many).
 pub fn bound_grid(cells: usize) -> usize {

@@ -115,8 +115,9 @@ unsafe extern "C" fn noise_get(block: *const Block, x: f64, y: f64) -> f64 {
 /// `noise:grid(width, height, x0, y0)` through the FFI: the values, row
 /// after row, into `out`'s `width * height` doubles (`natives.lua`
 /// checks the sizes and the origin as the C method does, and makes the
-/// buffer). Returns 0; -1 if the block's value is gone (freed), for the C
-/// method to name; -3 on a panic (none is known).
+/// buffer). Returns 0; -1 if the block's value is gone (freed), -2 if it
+/// would take more than `noise::MAX_SAMPLES` samples, for the C method to
+/// name or refuse; -3 on a panic (none is known).
 ///
 /// # Safety
 /// Called by `natives.lua` through the FFI with a pointer to a block
@@ -142,6 +143,10 @@ unsafe extern "C" fn noise_grid(
                 None => return -1,
             }
         };
+        // Too many samples: the C method says so.
+        if noise.check_grid(out.len()).is_err() {
+            return -2;
+        }
         noise.grid_into(width as usize, Origin::of(x0), Origin::of(y0), out);
         0
     }))

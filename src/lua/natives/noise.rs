@@ -79,6 +79,7 @@ fn grid_of(args: &Args, noise: &Noise) -> Result<Numbers, String> {
         true => point(args, origin_at, ("x0", "y0"), "origin")?,
         false => (Origin::Int(1), Origin::Int(1)),
     };
+    noise.check_grid(width * height)?;
     memory::check(noise::bound_grid(width * height))?;
     Ok(Numbers {
         width,
