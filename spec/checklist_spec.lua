@@ -256,6 +256,13 @@ describe("the toolkit checklist (docs/architecture.md)", function()
     assert.are.same({}, missing(manifests.export_names(), true))
   end)
 
+  -- bench/worst_all.lua's own check, which runs before it times anything.
+  it("every entry has its worst valid call in bench/worst_all.lua", function()
+    local out, err, code = support.run_main({ main = "bench/worst_all.lua" }, "--check")
+    assert.are.same({ "", 0 }, { err, code })
+    assert.truthy(out:find("every one of the %d+ entries has a worst case"), out)
+  end)
+
   it("reports an export that nothing has, naming each file and each field of its manifest", function()
     local names = manifests.export_names()
     names[#names + 1] = "fake_export"
