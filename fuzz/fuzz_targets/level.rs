@@ -43,13 +43,15 @@
 //!   memory) load back equal through `save::load_saved` (and the level
 //!   through `save::load`, which refuses a field), within `save::bound` /
 //!   exactly `field_bound` bytes, holding at most `save::bound_load` of
-//!   heap; a saved string truncated, bit-flipped, overwritten or extended
-//!   is an error or an equal value; damaged with its length and checksum
-//!   made right again, or arbitrary bytes (raw, or framed with a right
-//!   checksum, or a frame with one list of up to 200,000 entries), it is
-//!   an error or a value that saves back to the same bytes, within
-//!   `save::bound_load`; a level loaded from damage goes on through the
-//!   operations.
+//!   heap; a saved string truncated, bit-flipped, overwritten, extended,
+//!   with a run inserted or deleted or a `u32` of the lists' bounds
+//!   written (`shared/saved.rs`) is an error or an equal value; damaged
+//!   so inside its body (or with a run of another saved string spliced
+//!   in) with its length and checksum made right again, or arbitrary
+//!   bytes (raw, or framed with a right checksum, or a frame with one
+//!   list of up to 200,000 entries), it is an error or a value that saves
+//!   back to the same bytes, within `save::bound_load`; a level loaded
+//!   from damage goes on through the operations.
 //!
 //! Nothing may panic: any crash is a broken invariant or a panic in
 //! `src/native` or `src/toolkit`.
