@@ -43,13 +43,15 @@
 //!   memory) load back equal through `save::load_saved` (and the level
 //!   through `save::load`, which refuses a field), within `save::bound` /
 //!   exactly `field_bound` bytes, holding at most `save::bound_load` of
-//!   heap; a saved string truncated, bit-flipped, overwritten or extended
-//!   is an error or an equal value; damaged with its length and checksum
-//!   made right again, or arbitrary bytes (raw, or framed with a right
-//!   checksum, or a frame with one list of up to 200,000 entries), it is
-//!   an error or a value that saves back to the same bytes, within
-//!   `save::bound_load`; a level loaded from damage goes on through the
-//!   operations.
+//!   heap; a saved string truncated, bit-flipped, overwritten, extended,
+//!   with a run inserted or deleted or a `u32` of the lists' bounds
+//!   written (`shared/saved.rs`) is an error or an equal value; damaged
+//!   so inside its body (or with a run of another saved string spliced
+//!   in) with its length and checksum made right again, or arbitrary
+//!   bytes (raw, or framed with a right checksum, or a frame with one
+//!   list of up to 200,000 entries), it is an error or a value that saves
+//!   back to the same bytes, within `save::bound_load`; a level loaded
+//!   from damage goes on through the operations.
 //!
 //! Nothing may panic: any crash is a broken invariant or a panic in
 //! `src/native` or `src/toolkit`.
@@ -62,19 +64,22 @@ use libfuzzer_sys::fuzz_target;
 #[path = "shared/draw.rs"]
 mod draw;
 
+#[path = "shared/saved.rs"]
+mod saved;
+
 #[path = "../../tests/support/counting.rs"]
 mod counting;
 #[path = "../../tests/support/oracle.rs"]
 mod oracle;
 
-use counting::peak_of as measured;
 use oracle::{least_values, legal};
+use saved::{
+    check_field_shape, check_level, damaged, framed, load_measured, same, saves_back, things_of,
+};
 
 use map::generators::LIST;
 use map::grid::{byte_set, ByteSet, Grid, Pos, Rect, FLOOR, PLAYER};
-use map::input::Arg;
-use map::level::place::Placement;
-use map::level::{generate, Level, Params};
+use map::level::Level;
 use map::native::field::{Field, Value};
 use map::native::save::{self, Saved, FIELD_MAGIC, MAGIC, VERSION};
 use map::native::{Bits, NativeLevel, Thing, UP};
@@ -91,19 +96,6 @@ const KEEP_FIELDS: usize = 4;
 
 // ---------------------------------------------------------------------------
 // Arbitrary parts.
-
-/// The characters moved out as things: none, the usual ones, or any.
-fn things_of(u: &mut Unstructured) -> Result<ByteSet> {
-    Ok(match u.int_in_range(0..=3u8)? {
-        0 => [false; 256],
-        1 => byte_set(b"@$!"),
-        2 => byte_set(b"M"),
-        _ => {
-            let n = u.int_in_range(0..=4)?;
-            byte_set(u.bytes(n)?)
-        }
-    })
-}
 
 fn cell(u: &mut Unstructured, size: (usize, usize)) -> Result<Pos> {
     let i = u.choose_index(size.0 * size.1)?;
@@ -258,31 +250,10 @@ fn from_grid(u: &mut Unstructured) -> Result<State> {
 }
 
 fn from_generated(u: &mut Unstructured) -> Result<Option<State>> {
-    let g = LIST[u.choose_index(LIST.len())?];
-    let w = g.min_width + u.int_in_range(0..=40)?;
-    let h = g.min_height + u.int_in_range(0..=25)?;
-    let seed = u.int_in_range(0..=(1i64 << 53))?;
-    let mut p = Params::new(Arg::Int(w as i64), Arg::Int(h as i64), Arg::Int(seed))
-        .with(b"algorithm", Arg::Str(g.name.as_bytes()));
-    if u.ratio(1, 3)? {
-        p = p.with(b"items", Arg::Int(u.int_in_range(0..=12)?));
-    }
-    if u.ratio(1, 3)? {
-        let x = u.int_in_range(2..=w as i64 - 1)?;
-        let y = u.int_in_range(2..=h as i64 - 1)?;
-        p.design.arrive = Some((x, y));
-    }
-    for _ in 0..u.int_in_range(0..=2)? {
-        p.design.place.push(Placement {
-            char: *u.choose(b"kMgZ.#")?,
-            count: u.int_in_range(0..=3)?,
-            min: u.int_in_range(0..=6)?,
-            hidden: u.arbitrary()?,
-        });
-    }
-    let Ok(made) = generate(&p) else {
+    let Some(made) = saved::generated(u)? else {
         return Ok(None);
     };
+    let (w, h) = (made.grid.width(), made.grid.height());
     let extra = things_of(u)?;
     let level = NativeLevel::from_level(made.clone(), &extra);
     let mut chars = extra;
@@ -691,175 +662,6 @@ fn steps(u: &mut Unstructured, s: &mut State) -> Result<()> {
 // ---------------------------------------------------------------------------
 // Saving and loading.
 
-/// `bytes` loaded, within `save::bound_load` of heap.
-fn load_measured(bytes: &[u8]) -> std::result::Result<Saved, String> {
-    let (loaded, peak) = measured(|| save::load_saved(bytes));
-    let bound = save::bound_load(bytes.len());
-    assert!(
-        peak <= bound,
-        "loading {} bytes held {peak} bytes of heap, over the bound {bound}",
-        bytes.len()
-    );
-    loaded
-}
-
-/// What every level keeps, which a loaded one must too: things in
-/// strictly increasing row order on the map, every cell and rectangle of
-/// its metadata on the map, an exit list and a link list a room, links to
-/// rooms.
-fn check_level(level: &NativeLevel) {
-    let size = (level.width(), level.height());
-    let n = size.0 * size.1;
-    assert!(n >= 1 && level.terrain().cells().len() == n, "size");
-    let things = level.things();
-    assert!(
-        things.windows(2).all(|t| t[0].index < t[1].index)
-            && things.last().is_none_or(|t| (t.index as usize) < n),
-        "things out of order or off the map"
-    );
-    let Some(m) = level.meta() else { return };
-    let on = |p: &Pos| (1..=size.0).contains(&p.x) && (1..=size.1).contains(&p.y);
-    let fits = |r: &Rect| {
-        r.w >= 1
-            && r.h >= 1
-            && on(&Pos { x: r.x, y: r.y })
-            && on(&Pos {
-                x: r.x + r.w - 1,
-                y: r.y + r.h - 1,
-            })
-    };
-    assert!(m.rooms.iter().all(fits), "rooms off the map");
-    assert!(m.vaults.iter().all(|v| fits(&v.rect)), "vaults off the map");
-    let cells = m
-        .doors
-        .iter()
-        .chain([&m.player, &m.stairs])
-        .chain(m.up.iter());
-    let cells = cells
-        .chain(m.items.iter().map(|i| &i.pos))
-        .chain(m.placed.iter().map(|p| &p.pos))
-        .chain(m.exits.exits.iter().flatten());
-    assert!(cells.into_iter().all(on), "a cell off the map");
-    let rooms = m.rooms.len();
-    assert_eq!(m.exits.exits.len(), rooms, "exits a room");
-    assert_eq!(m.exits.links.len(), rooms, "links a room");
-    assert!(
-        m.exits
-            .links
-            .iter()
-            .flatten()
-            .all(|&l| (l as usize) < rooms),
-        "a link to no room"
-    );
-}
-
-/// What every field keeps: its window on its map, a cell a window cell,
-/// values within `MAX_VALUE`.
-fn check_field_shape(f: &Field) {
-    let (w, h) = f.size;
-    let r = f.window;
-    assert!(w >= 1 && h >= 1 && r.w >= 1 && r.h >= 1, "empty field");
-    assert!(
-        r.x >= 1 && r.y >= 1 && r.x + r.w - 1 <= w && r.y + r.h - 1 <= h,
-        "window off the map"
-    );
-    let values = f.values_in(r);
-    assert_eq!(values.len(), r.w * r.h);
-    assert!(
-        values.iter().all(|&v| v == BEYOND || v.abs() <= MAX_VALUE),
-        "a value past MAX_VALUE"
-    );
-}
-
-/// Loaded `bytes`, if they load, keep every invariant and save back to
-/// the same bytes.
-fn saves_back(bytes: &[u8]) -> Option<Saved> {
-    let loaded = load_measured(bytes).ok()?;
-    match &loaded {
-        Saved::Level(level) => check_level(level),
-        Saved::Field(field) => check_field_shape(field),
-    }
-    let again = match &loaded {
-        Saved::Level(level) => save::save(level),
-        Saved::Field(field) => save::save_field(field),
-    };
-    assert!(again == bytes, "a loaded string saves back otherwise");
-    Some(loaded)
-}
-
-fn same(a: &Saved, b: &Saved) -> bool {
-    match (a, b) {
-        (Saved::Level(a), Saved::Level(b)) => a == b,
-        (Saved::Field(a), Saved::Field(b)) => a == b,
-        _ => false,
-    }
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-/// A frame around `body`: a magic, the version, the length and a right
-/// checksum.
-fn framed(magic: &[u8; 8], version: u32, body: &[u8]) -> Vec<u8> {
-    let mut out = magic.to_vec();
-    out.extend(version.to_le_bytes());
-    out.extend(((body.len() + 8) as u32).to_le_bytes());
-    out.extend(body);
-    let sum = fnv1a(&out);
-    out.extend(sum.to_le_bytes());
-    out
-}
-
-/// `bytes` damaged in one of several ways; whether the damage is
-/// disguised (its length and checksum made right again).
-fn damaged(u: &mut Unstructured, bytes: &[u8]) -> Result<(Vec<u8>, bool)> {
-    let mut bad = bytes.to_vec();
-    let n = bad.len();
-    let mut disguised = false;
-    match u.int_in_range(0..=5u8)? {
-        0 => bad.truncate(u.choose_index(n)?),
-        1 => {
-            for _ in 0..u.int_in_range(1..=4)? {
-                let i = u.choose_index(n)?;
-                bad[i] ^= 1 << u.int_in_range(0..=7)?;
-            }
-        }
-        2 => {
-            let i = u.choose_index(n)?;
-            let len = u.int_in_range(1..=16)?.min(n - i);
-            let with = u.bytes(len)?;
-            bad[i..i + with.len()].copy_from_slice(with);
-        }
-        3 => {
-            let len = u.int_in_range(1..=16)?;
-            bad.extend(u.bytes(len)?);
-        }
-        _ if n > 24 => {
-            // Damage inside the body, then a right frame around it.
-            let body = &mut bad[16..n - 8];
-            for _ in 0..u.int_in_range(1..=4)? {
-                let i = u.choose_index(body.len())?;
-                match u.arbitrary()? {
-                    true => body[i] ^= 1 << u.int_in_range(0..=7)?,
-                    false => body[i] = u.arbitrary()?,
-                }
-            }
-            let mut body = body.to_vec();
-            if u.ratio(1, 4)? {
-                body.truncate(u.choose_index(body.len())?);
-            }
-            let magic: [u8; 8] = bad[..8].try_into().expect("8 bytes");
-            bad = framed(&magic, VERSION, &body);
-            disguised = true;
-        }
-        _ => bad.truncate(u.choose_index(n)?),
-    }
-    Ok((bad, disguised))
-}
-
 fn save_and_load(u: &mut Unstructured, s: &mut State) -> Result<()> {
     let bytes = save::save(&s.level);
     assert!(bytes.len() <= save::bound(&s.level), "save::bound");
@@ -880,9 +682,10 @@ fn save_and_load(u: &mut Unstructured, s: &mut State) -> Result<()> {
         assert!(save::load(&bytes).is_err(), "a field loaded as a level");
         saved.push((bytes, Saved::Field(f.clone())));
     }
+    let donors: Vec<&[u8]> = saved.iter().map(|(b, _)| b.as_slice()).collect();
     for _ in 0..u.int_in_range(0..=3)? {
         let (bytes, value) = &saved[u.choose_index(saved.len())?];
-        let (bad, disguised) = damaged(u, bytes)?;
+        let (bad, disguised) = damaged(u, bytes, &donors)?;
         if !disguised {
             match load_measured(&bad) {
                 Ok(back) => assert!(same(&back, value), "damage loads as another value"),

@@ -11,7 +11,7 @@
 //! | 4, then 5 each | the things: count, then index (u32) and char, in row order |
 //! | 1 | 1 if `generate`'s metadata follows, else 0 |
 //! | ... | the metadata: seed (i64), algorithm (u8 length, name), then lists, each a u32 count then its entries: rooms (x, y, w, h), doors (x, y), player, stairs, items (x, y, kind), vaults (index, x, y, w, h, rotation), placed (x, y, char), up (count 0 or 1), exits (per room: positions), links (per room: u32s); every coordinate a u32 |
-//! | 4, then 1 each | format 2 only: the characters that block walking (`blocked`), a count (1 to 256) then each once |
+//! | 4, then 1 each | format 2 only: the characters that block walking (`blocked`), a count (0 to 256) then each once |
 //! | 8 | FNV-1a 64 of every byte before it |
 //!
 //! Format 2 is format 1 with the level's `blocked`: a level whose walking
@@ -424,9 +424,11 @@ fn read_body(bytes: &[u8], with_blocked: bool) -> Result<NativeLevel, String> {
     let blocked = match with_blocked {
         false => None,
         true => {
+            // None is a list too: `map.level{..., blocked = ""}` (nothing
+            // blocks) saves one (found by the `save` fuzz target).
             let chars = r.list(1, In::u8)?;
-            if chars.is_empty() || chars.len() > 256 || super::distinct(&chars) != chars {
-                return Err("level's blocked characters are not 1 to 256 distinct bytes".into());
+            if chars.len() > 256 || super::distinct(&chars) != chars {
+                return Err("level's blocked characters are not at most 256 distinct bytes".into());
             }
             Some(chars)
         }
@@ -583,6 +585,28 @@ mod tests {
         }
         assert!(load(b"hello").unwrap_err().contains("not a saved level"));
         assert!(load(&save_field(&Field::memory((3, 3)))).is_err());
+    }
+
+    /// A level on which nothing blocks walking (`map.level{..., blocked =
+    /// ""}`) saves an empty list of blocked characters, and loads back
+    /// (refused before: found by the `save` fuzz target).
+    #[test]
+    fn a_level_where_nothing_blocks_loads_back() {
+        let open = NativeLevel::from_grid(Grid::from_rows(&["#.", ".#"])).with_blocked(Some(b""));
+        assert_eq!(open.blocked(), Some(&b""[..]));
+        let bytes = save(&open);
+        assert_eq!(
+            u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+            VERSION_BLOCKED
+        );
+        assert_eq!(load(&bytes).unwrap(), open);
+        let twice = NativeLevel::from_grid(Grid::from_rows(&["#."])).with_blocked(Some(b"#~"));
+        let mut bytes = save(&twice);
+        let n = bytes.len();
+        bytes[n - 9] = b'#';
+        let sum = fnv1a(&bytes[..n - 8]);
+        bytes[n - 8..].copy_from_slice(&sum.to_le_bytes());
+        assert!(load(&bytes).unwrap_err().contains("distinct"));
     }
 
     /// Lists are read into vectors of exactly their count (a list of

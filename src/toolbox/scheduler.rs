@@ -233,13 +233,19 @@ impl Scheduler {
             return damaged("no checksum");
         };
         let signed = &text[..text.len() - check.len() - 1];
+        // Only what `save` writes, so that a loaded state saves back to the
+        // same text: 8 lowercase hex digits (not `+` and 7, nor upper case),
+        // decimals without a leading zero (found by the `states` fuzz target).
+        let lower_hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
         if check.len() != 8
+            || !check.bytes().all(lower_hex)
             || u32::from_str_radix(check, 16).ok() != Some(checksum(signed.as_bytes()))
         {
             return damaged("checksum mismatch: damaged");
         }
         let number = |s: &str| -> Option<u128> {
-            (!s.is_empty() && s.len() <= 39 && s.bytes().all(|b| b.is_ascii_digit()))
+            let canonical = s == "0" || !s.starts_with('0');
+            (!s.is_empty() && s.len() <= 39 && canonical && s.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| s.parse().ok())
                 .flatten()
         };
