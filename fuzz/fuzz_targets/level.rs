@@ -74,7 +74,8 @@ mod oracle;
 
 use oracle::{least_values, legal};
 use saved::{
-    check_field_shape, check_level, damaged, framed, load_measured, same, saves_back, things_of,
+    check_field_shape, check_level, damaged, framed, load_measured, same, saved_field, saves_back,
+    things_of,
 };
 
 use map::generators::LIST;
@@ -673,14 +674,7 @@ fn save_and_load(u: &mut Unstructured, s: &mut State) -> Result<()> {
     let mut saved: Vec<(Vec<u8>, Saved)> = vec![(bytes, Saved::Level(s.level.clone()))];
     let fields = s.fields.iter().chain([&s.memory]);
     for f in fields {
-        let bytes = save::save_field(f);
-        assert_eq!(bytes.len(), save::field_bound(f), "field_bound");
-        match load_measured(&bytes) {
-            Ok(Saved::Field(back)) => assert_eq!(&back, f, "field round trip"),
-            other => panic!("a saved field loads as {other:?}"),
-        }
-        assert!(save::load(&bytes).is_err(), "a field loaded as a level");
-        saved.push((bytes, Saved::Field(f.clone())));
+        saved.push(saved_field(f));
     }
     let donors: Vec<&[u8]> = saved.iter().map(|(b, _)| b.as_slice()).collect();
     for _ in 0..u.int_in_range(0..=3)? {

@@ -89,6 +89,19 @@ pub fn load_measured(bytes: &[u8]) -> std::result::Result<Saved, String> {
 /// doors at most the cells, items `MAX_ITEMS`, vaults `MOST_VAULTS`,
 /// placed cells `MAX_PLACED`, each room's exits at most its ring, its
 /// links at most the rooms; and its seed within ±2^53.
+/// `f` saved: its bytes are `field_bound` long, load back equal, and are
+/// no level; the bytes and the field, for the damage to come.
+pub fn saved_field(f: &Field) -> (Vec<u8>, Saved) {
+    let bytes = save::save_field(f);
+    assert_eq!(bytes.len(), save::field_bound(f), "field_bound");
+    match load_measured(&bytes) {
+        Ok(Saved::Field(back)) => assert_eq!(&back, f, "field round trip"),
+        other => panic!("a saved field loads as {other:?}"),
+    }
+    assert!(save::load(&bytes).is_err(), "a field loaded as a level");
+    (bytes, Saved::Field(f.clone()))
+}
+
 pub fn within_generated(m: &Level, size: (usize, usize)) -> bool {
     m.rooms.len() <= MOST_ROOMS
         && m.doors.len() <= size.0 * size.1
