@@ -4,7 +4,7 @@
 --   LUA_CPATH_5_4='build/lib/lua/5.4/?.so' lua5.4 bench/analyze.lua
 --   LUA_CPATH='build/lib/lua/5.1/?.so'     luajit bench/analyze.lua
 --
--- Levels built before timing: rooms and caves, 80x50 seeds 1..20 and
+-- Levels built before timing: rooms, caves and mazes, 80x50 seeds 1..20 and
 -- 1000x1000 seeds 1..2. Each figure is the best of 5 rounds of the mean
 -- time of one call over the levels (os.clock, CPU time). Targets: 80x50 in
 -- at most 1 ms, 1000x1000 in at most 1 s.
@@ -35,11 +35,13 @@ end
 
 out("| %s | size | map.analyze | lvl:analyze |", INTERP)
 out("| --- | --- | --- | --- |")
-for _, algorithm in ipairs { "rooms", "cave" } do
+for _, algorithm in ipairs { "rooms", "cave", "maze" } do
   for _, size in ipairs { { 80, 50, 20, 10 }, { 1000, 1000, 2, 1 } } do
     local list = levels(algorithm, size[1], size[2], size[3])
     local lvls = {}
-    for i, m in ipairs(list) do lvls[i] = map.level { width = size[1], height = size[2], seed = i, algorithm = algorithm } end
+    for i = 1, #list do
+      lvls[i] = map.level { width = size[1], height = size[2], seed = i, algorithm = algorithm }
+    end
     local t = best(list, map.analyze, size[4])
     local l = best(lvls, function(lvl) return lvl:analyze() end, size[4])
     out("| %s | %dx%d | %.3f ms | %.3f ms |", algorithm, size[1], size[2], t * 1e3, l * 1e3)

@@ -13,7 +13,6 @@ use map::toolkit::analyze::{analyze, Analysis, Chokepoint, Region, RoomGraph};
 use map::toolkit::board::Walk;
 
 #[path = "support/oracle.rs"]
-#[allow(dead_code)]
 mod oracle;
 
 use oracle::{around, legal};
@@ -224,8 +223,8 @@ fn random_map(rng: &mut Rng) -> Grid {
     for i in 0..64 {
         let roll = rng.below(100);
         if roll < wall {
-            g.set_at(i, if roll % 5 == 0 { b'~' } else { WALL });
-        } else if roll % 29 == 0 {
+            g.set_at(i, if roll.is_multiple_of(5) { b'~' } else { WALL });
+        } else if roll.is_multiple_of(29) {
             g.set_at(i, STAIRS);
         }
     }

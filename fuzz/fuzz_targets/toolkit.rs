@@ -610,7 +610,11 @@ fn check_noise(u: &mut Unstructured) -> Result<()> {
 fn check_analyze(u: &mut Unstructured, g: &Grid) -> Result<()> {
     let w = walk(u)?;
     let a = analyze(g, &w, &[], None);
-    let open_cells = g.cells().iter().filter(|&&c| !w.blocked[c as usize]).count();
+    let open_cells = g
+        .cells()
+        .iter()
+        .filter(|&&c| !w.blocked[c as usize])
+        .count();
     assert_eq!(a.regions.iter().map(|r| r.size).sum::<usize>(), open_cells);
     let largest = a.regions.iter().map(|r| r.size).max().unwrap_or(0);
     for c in &a.chokepoints {
