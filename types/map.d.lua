@@ -376,6 +376,8 @@
 ---@field bridges integer[][] the links `{a, b}` (a < b) whose removal splits the graph
 ---@field loops integer its independent loops: links - rooms + components
 
+---@alias map.WalkOptions.Exact map.WalkOptions & table<keyof map.WalkOptions, any>
+
 ---@class map.LevelAnalyzeOptions: map.WalkOptions
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
 
@@ -451,7 +453,7 @@ function map.reachable(m) end
 ---farthest cell from `@`, and the room graph of `m.rooms`' links, walking
 ---by `options` (`blocked`, default `m.blocked` or "#"; `diagonal`).
 ---@param m map.Map
----@param options? map.WalkOptions
+---@param options? map.WalkOptions.Exact
 ---@return map.Analysis
 function map.analyze(m, options) end
 

@@ -10,6 +10,7 @@ return {
     function(f) return map.analyze(f.gen, { diagonal = true, blocked = "#+" }) end,
     function() return map.analyze({ { "@", ".", ">" }, { ".", "#", "." } }) end,
   },
+  with_options = function(f, options) return map.analyze(f.gen, options) end,
   bad = {
     { "map.analyze: expected at most 2 arguments, got 3", function(f) return map.analyze(f.small, nil, 1) end },
     { "map.analyze: options must be a table, got number", function(f) return map.analyze(f.small, 1) end },
@@ -40,6 +41,7 @@ return {
       function(f) return f.plain_lvl, { diagonal = true } end,
       function(f) return f.world_lvl end,
     },
+    with_options = function(f, options) return f.designed:analyze(options) end,
     bad = {
       { "level:analyze: expected at most 2 arguments, got 3", function(f) return f.lvl20:analyze(nil, 1) end },
       { 'level:analyze: unknown option "max" (options: blocked, diagonal, occupied)',
