@@ -182,9 +182,9 @@ local function stats(list)
       rest[#rest + 1] = a
     end
   end
-  local from, to = (seeds or ""):match("^(%-?%d+)%.%.(%-?%d+)$")
-  from, to = tonumber(from), tonumber(to)
-  if not from or to < from or to - from >= 1e7 then
+  local first, last = (seeds or ""):match("^(%-?%d+)%.%.(%-?%d+)$")
+  local from, to = tonumber(first), tonumber(last)
+  if not from or not to or to < from or to - from >= 1e7 then
     usage_error("stats needs --seeds=A..B, A <= B, at most 10^7 seeds")
   end
   if rest[3] and not rest[3]:match("^%-") then table.insert(rest, 3, "0") end
