@@ -390,3 +390,57 @@ pub fn bound(size: (usize, usize), rooms: usize, links: usize) -> usize {
     let (cells, padded) = (size.0 * size.1, padded(size));
     cells + 17 * padded + 48 * cells + 40 * rooms + 16 * links + crate::memory::FIXED
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: &[&str]) -> Grid {
+        let cells = rows.iter().flat_map(|r| r.bytes()).collect();
+        Grid::from_cells(rows[0].len(), rows.len(), cells)
+    }
+
+    #[test]
+    fn a_corridor_with_a_loop() {
+        let g = grid(&[
+            "#########",
+            "#@..#...#",
+            "###.#.#>#",
+            "#.......#",
+            "#########",
+        ]);
+        let a = analyze(&g, &Walk::new(), &[], None);
+        assert_eq!(
+            a.regions,
+            [Region {
+                first: Pos { x: 2, y: 2 },
+                size: 16
+            }]
+        );
+        assert_eq!(a.player_region, Some(0));
+        let cuts: Vec<usize> = a.chokepoints.iter().map(|c| c.cut).collect();
+        assert_eq!(cuts, [14, 13, 12, 1, 11, 8, 7]);
+        assert_eq!(a.dead_ends, [Pos { x: 2, y: 2 }, Pos { x: 2, y: 4 }]);
+        assert_eq!(a.stairs, Some(9));
+        assert_eq!(a.farthest, Some((Pos { x: 8, y: 2 }, 10)));
+    }
+
+    #[test]
+    fn closed_cells_but_the_players_are_walls() {
+        let g = grid(&["@.>"]);
+        let a = analyze(&g, &Walk::new(), &[true, true, false], None);
+        assert_eq!(a.regions.len(), 2);
+        assert_eq!(a.stairs, None);
+    }
+
+    #[test]
+    fn a_room_cycle_has_one_loop_and_a_tail_a_bridge() {
+        let links = [vec![1, 2], vec![0, 2], vec![0, 1, 3], vec![2]];
+        let g = analyze(&grid(&["@"]), &Walk::new(), &[], Some(&links))
+            .rooms
+            .unwrap();
+        assert_eq!(g.degrees, [2, 2, 3, 1]);
+        assert_eq!(g.bridges, [(2, 3)]);
+        assert_eq!(g.loops, 1);
+    }
+}
