@@ -32,7 +32,7 @@ return {
     function(a) return map.analyze(a.m) end,
     function(a) return map.analyze(a.walled, { diagonal = true }) end,
   },
-  big = function(h) return { { h.open }, { h.half } } end,
+  big = function(h) return { { h.open } } end,
   memory = { kind = "path", call = function(s) return map.analyze(s.m) end },
   reference = { spec = "spec/analyze_spec.lua", bench = "bench/analyze.lua" },
   method = {
