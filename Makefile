@@ -44,7 +44,7 @@ $(PROBE)/5.1/map.so: FORCE
 # map.args (the CLI's and the server's reading of arguments) and map.server
 # (the OpenResty handler, docs/server.md) with its parts map.query (the query
 # string) and map.page (the HTML).
-LUA_MODULES := lua/map/args.lua lua/map/server.lua lua/map/query.lua lua/map/page.lua
+LUA_MODULES := lua/map/args.lua lua/map/stats.lua lua/map/server.lua lua/map/query.lua lua/map/page.lua
 
 # The `map` command is lua/main.lua, run by BIN_LUA (found on PATH when it
 # runs; `make install BIN_LUA=luajit` for LuaJIT). It loads the module and

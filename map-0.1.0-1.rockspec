@@ -56,6 +56,7 @@ build = {
     lib = { map = "build/rock/map.so" },
     lua = {
       ["map.args"] = "lua/map/args.lua",
+      ["map.stats"] = "lua/map/stats.lua",
       ["map.server"] = "lua/map/server.lua",
       ["map.query"] = "lua/map/query.lua",
       ["map.page"] = "lua/map/page.lua",

@@ -78,6 +78,8 @@ local function help()
     "  --format=text|json",
     "                    the text (default) or the level as JSON",
     "  --OPTION=VALUE    an option of the algorithm, below; a boolean one alone (--doors) is true",
+    "  stats ... --seeds=A..B [--csv]",
+    "                    the seed catalogue: each seed's level analysed, one JSON (or CSV) line (docs/cli.md)",
     "  -h, --help        this text",
     "  -v, --version     the module's version and the interpreter",
     "  --                the arguments after it are positional (a seed such as -5 is one anyway)",
@@ -167,7 +169,37 @@ local function read(given)
   return options, format
 end
 
+-- `map stats [width] [height] [algorithm] --seeds=A..B [--csv] [--OPTION=VALUE ...]`:
+-- the seed catalogue (map.stats), one line per seed.
+local function stats(list)
+  local rest, seeds, csv = {}, nil, false
+  for _, a in ipairs(list) do
+    if a:match("^%-%-seeds=") then
+      seeds = a:sub(9)
+    elseif a == "--csv" then
+      csv = true
+    else
+      rest[#rest + 1] = a
+    end
+  end
+  local first, last = (seeds or ""):match("^(%-?%d+)%.%.(%-?%d+)$")
+  local from, to = tonumber(first), tonumber(last)
+  if not from or not to or to < from or to - from >= 1e7 then
+    usage_error("stats needs --seeds=A..B, A <= B, at most 10^7 seeds")
+  end
+  if rest[3] and not rest[3]:match("^%-") then table.insert(rest, 3, "0") end
+  local options = read(collect(rest))
+  options.width = options.width or args.DEFAULT_WIDTH
+  options.height = options.height or args.DEFAULT_HEIGHT
+  local ok, problem = pcall(require("map.stats").catalogue, options, from, to, csv, output)
+  if not ok then
+    if interrupted(problem) then os.exit(130) end
+    usage_error(tostring(problem))
+  end
+end
+
 local function main()
+  if arg[1] == "stats" then return stats({ (table.unpack or unpack)(arg, 2) }) end
   local options, format = read(collect(arg))
   options.width = options.width or args.DEFAULT_WIDTH
   options.height = options.height or args.DEFAULT_HEIGHT

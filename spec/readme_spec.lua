@@ -141,6 +141,11 @@ describe("docs/api.md's examples show what they print", function()
     assert(count == 4 and lines >= 18, "read " .. count .. " blocks, " .. lines .. " lines shown")
   end)
 
+  it("map.analyze", function()
+    local count, lines = check_api_examples("`map.analyze(m [, options])`", "Cells and positions")
+    assert(count == 1 and lines == 14, "read " .. count .. " blocks, " .. lines .. " lines shown")
+  end)
+
   it("noise, light and m.blocked", function()
     local count, lines = check_api_examples("`map.noise{...}`", "Levels in native memory")
     assert(count == 3 and lines >= 15, "read " .. count .. " blocks, " .. lines .. " lines shown")

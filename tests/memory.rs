@@ -14,7 +14,7 @@ use map::input::Arg;
 use map::level::json;
 use map::level::{self, generate, Params};
 use map::native::{self, Bits};
-use map::toolkit::{autotile, board, distances, explore, fov, path, reach};
+use map::toolkit::{analyze, autotile, board, distances, explore, fov, path, reach};
 
 /// Large, small and narrow maps (the bounds are per cell; debug builds are
 /// slow, so not the largest).
@@ -99,6 +99,10 @@ fn the_toolkit_stays_within_its_bound() {
         let mut checks: Vec<(String, usize, usize)> = Vec::new();
         let (_, peak) = peak_of(|| reach::check(&grid.clone()));
         checks.push(("reach".into(), peak, reach::bound(size)));
+        for walk in [&unit, &board::Walk::diagonal()] {
+            let (_, peak) = peak_of(|| analyze::analyze(&grid.clone(), walk, &[], None));
+            checks.push(("analyze".into(), peak, analyze::bound(size, 0, 0)));
+        }
         let (_, peak) = peak_of(|| {
             let copy = grid.clone();
             let seen = fov::visible(&copy, from, None, &opaque);
@@ -840,4 +844,39 @@ fn noise_and_light_stay_within_their_bounds() {
         }
         report(&name, size.0 * size.1, checks);
     }
+}
+
+/// `analyze` on its worst shapes: a checkerboard (a region a cell, a dead
+/// end none), a strip of floor (a chokepoint a cell, a search as deep as
+/// the map) and a level of many rooms with their links.
+#[test]
+fn analyze_stays_within_its_bound() {
+    let mut checker = Grid::new(400, 400, b'#');
+    for i in 0..checker.cells().len() {
+        if (i % 400 + i / 400) % 2 == 0 {
+            checker.set_at(i, b'.');
+        }
+    }
+    checker.set_at(0, b'@');
+    let mut strip = Grid::new(100_000, 1, b'.');
+    strip.set_at(50_000, b'@');
+    for (name, grid) in [("checkerboard", checker), ("strip", strip)] {
+        let size = (grid.width(), grid.height());
+        for walk in [board::Walk::new(), board::Walk::diagonal()] {
+            let (_, peak) = peak_of(|| analyze::analyze(&grid.clone(), &walk, &[], None));
+            let bound = analyze::bound(size, 0, 0);
+            eprintln!("analyze {name}: {peak} bytes, bound {bound}");
+            assert!(peak <= bound, "{name}: {peak} > {bound}");
+        }
+    }
+    let params =
+        Params::new(Arg::Int(800), Arg::Int(800), Arg::Int(3)).with(b"rooms", Arg::Int(2000));
+    let level = generate(&params).unwrap();
+    let links = &level.exits.links;
+    let listed = links.iter().map(Vec::len).sum();
+    let size = (level.grid.width(), level.grid.height());
+    let (_, peak) =
+        peak_of(|| analyze::analyze(&level.grid.clone(), &board::Walk::new(), &[], Some(links)));
+    let bound = analyze::bound(size, links.len(), listed);
+    assert!(peak <= bound, "rooms: {peak} > {bound}");
 }

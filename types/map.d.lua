@@ -352,6 +352,35 @@
 
 ---@alias map.SampleOptions.Exact map.SampleOptions & table<keyof map.SampleOptions, any>
 
+---What `map.analyze` finds. Cells are 1-based; lists are in row order.
+---@class map.Analysis
+---@field regions map.Region[] the connected regions of walkable cells, by their first cells in row order
+---@field region integer|false the index in `regions` of `@`'s (false without `@`)
+---@field chokepoints map.Chokepoint[] the cells whose closing splits their region
+---@field dead_ends map.Position[] the walkable cells with exactly one walkable neighbour
+---@field stairs integer|false the steps from `@` to the nearest `>` it reaches
+---@field farthest map.Farthest|false the farthest cell from `@` (the first in row order on a tie)
+---@field rooms map.RoomGraph|false the room graph of the rooms' links (false without rooms)
+
+---@class map.Region: map.Position
+---@field size integer its cells
+
+---@class map.Chokepoint: map.Position
+---@field cut integer the cells closing it cuts off from `@` (in a region without `@`, from the region's first cell; 0 for that cell itself)
+
+---@class map.Farthest: map.Position
+---@field distance integer its steps from `@`
+
+---@class map.RoomGraph
+---@field degrees integer[] each room's number of links
+---@field bridges integer[][] the links `{a, b}` (a < b) whose removal splits the graph
+---@field loops integer its independent loops: links - rooms + components
+
+---@alias map.WalkOptions.Exact map.WalkOptions & table<keyof map.WalkOptions, any>
+
+---@class map.LevelAnalyzeOptions: map.WalkOptions
+---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
+
 ---What `map.parse` returns: the map a text draws, and its `@` and `>`.
 ---@class map.Parsed
 ---@field [integer] string[] row `y`: its cells
@@ -419,6 +448,14 @@ function map.generate_json(options) end
 ---@return boolean ok
 ---@return string? why
 function map.reachable(m) end
+
+---A map's regions, chokepoints, dead ends, the walk from `@` to `>`, the
+---farthest cell from `@`, and the room graph of `m.rooms`' links, walking
+---by `options` (`blocked`, default `m.blocked` or "#"; `diagonal`).
+---@param m map.Map
+---@param options? map.WalkOptions.Exact
+---@return map.Analysis
+function map.analyze(m, options) end
 
 ---A fresh table describing one algorithm. Errors on an unknown name.
 ---@param algorithm map.Algorithm
@@ -792,6 +829,12 @@ function NativeLevel:sample(count, options) end
 ---@return boolean ok
 ---@return string? why
 function NativeLevel:reachable() end
+
+---`map.analyze` on the level's terrain (its things moved out: a generated
+---level's `@` is at `lvl.player`) and, when generated, its rooms' links.
+---@param options? map.LevelAnalyzeOptions
+---@return map.Analysis
+function NativeLevel:analyze(options) end
 
 ---`map.autotile` on the level.
 ---@param options? map.AutotileOptions

@@ -5,6 +5,8 @@
 //! to `MAX_COST`, blocked and repeated sources.
 //!
 //! Nothing may panic; the invariants asserted:
+//! - analyze: the regions hold every open cell once; chokepoints and dead
+//!   ends are open, a cut smaller than the largest region;
 //! - fov: the origin is visible; sight is symmetric between transparent
 //!   cells; with a radius the result is the unlimited one cut to the disc,
 //!   and the same when given only the window around the origin;
@@ -49,6 +51,7 @@ mod oracle;
 use oracle::{around, check_window, cost_of, legal};
 
 use map::grid::{Grid, Pos, Rect};
+use map::toolkit::analyze::analyze;
 use map::toolkit::autotile::{masks, Autotile, Mode, BLOB, E, N, NE, NW, S, SE, SW, W};
 use map::toolkit::board::{Limits, Source, Walk, BEYOND, UNREACHED};
 use map::toolkit::distances::{distances, distances_from};
@@ -601,18 +604,40 @@ fn check_noise(u: &mut Unstructured) -> Result<()> {
     Ok(())
 }
 
+/// `analyze` on any grid and walk: the regions hold every open cell once,
+/// a chokepoint is open and cuts off fewer cells than its region holds, a
+/// dead end is open, and `@`'s farthest cell is in its region.
+fn check_analyze(u: &mut Unstructured, g: &Grid) -> Result<()> {
+    let w = walk(u)?;
+    let a = analyze(g, &w, &[], None);
+    let open_cells = g
+        .cells()
+        .iter()
+        .filter(|&&c| !w.blocked[c as usize])
+        .count();
+    assert_eq!(a.regions.iter().map(|r| r.size).sum::<usize>(), open_cells);
+    let largest = a.regions.iter().map(|r| r.size).max().unwrap_or(0);
+    for c in &a.chokepoints {
+        assert!(open(g, &w, c.pos) && c.cut < largest);
+    }
+    assert!(a.dead_ends.iter().all(|&p| open(g, &w, p)));
+    assert_eq!(a.farthest.is_some(), a.player_region.is_some());
+    Ok(())
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
     let Ok(g) = draw::grid(&mut u, CHARS, 2000) else {
         return;
     };
-    let _ = match u.int_in_range(0..=6u8).unwrap_or(0) {
+    let _ = match u.int_in_range(0..=7u8).unwrap_or(0) {
         0 => check_fov(&mut u, &g),
         1 => check_walks(&mut u, &g),
         2 => check_limits(&mut u, &g),
         3 => check_autotile(&mut u, &g),
         4 => check_light(&mut u, &g),
         5 => check_noise(&mut u),
+        6 => check_analyze(&mut u, &g),
         _ => check_turns(&mut u, &g),
     };
 });

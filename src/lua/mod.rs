@@ -85,6 +85,7 @@ exports! {
     explore,
     sample,
     reachable,
+    analyze,
     autotile,
     light,
     level,

@@ -2,6 +2,7 @@
 //! Each function reads a `Grid` and returns plain data; the binding turns
 //! that into Lua tables.
 
+pub mod analyze;
 pub mod autotile;
 pub mod board;
 pub mod distances;

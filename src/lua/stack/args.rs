@@ -101,6 +101,8 @@ fields! {
     G = "g",
     B = "b",
     Ambient = "ambient",
+    Rooms = "rooms",
+    Links = "links",
 }
 
 /// A table key for `Args::with_field`.
