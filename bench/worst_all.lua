@@ -303,6 +303,16 @@ local function with_map(on)
       call("serpentine 2000x2000, end to end", function() return on("serpentine", SQUARE):path(1, 1, 1, 1999) end),
     }
   end
+  -- Every cell of a corridor is a chokepoint that cuts the rest off.
+  M.analyze = function()
+    return {
+      call("open 1x4000000, @ and >", function() return on("floor", TALL, true):analyze() end),
+      call("serpentine 2000x2000, @ and >", function() return on("serpentine", { 2000, 1999 }, true):analyze() end),
+      call("pillars 2000x2000, @ and >, diagonal", function()
+        return on("pillars", SQUARE, true):analyze({ diagonal = true })
+      end),
+    }
+  end
   M.reachable = function()
     return {
       call("open 2x2000000, @ and >", function() return on("floor", { 2, 2000000 }, true):reachable() end),
