@@ -12,6 +12,7 @@
 package.path = arg[0]:gsub("[^/]+$", "") .. "?.lua;" .. package.path
 local t = require "lib"
 local map = require "map"
+t.interpreted()
 
 -- As lib.fill_heap: interpreted on LuaJIT, whose compiled code could crash
 -- itself running out of memory (docs/hardening.md, "LuaJIT's own crashes").

@@ -9,6 +9,7 @@
 package.path = arg[0]:gsub("[^/]+$", "") .. "?.lua;" .. package.path
 local t = require "lib"
 local map = require "map"
+t.interpreted()
 
 local MAX_GROWTH_KIB = 20 * 1024
 local expected = map.generate_text(60, 20, 42)

@@ -9,6 +9,7 @@
 package.path = arg[0]:gsub("[^/]+$", "") .. "?.lua;" .. package.path
 local t = require "lib"
 local map = require "map"
+t.interpreted()
 
 for i = 1, 3 do
   local ok, err = pcall(map.generate, 2000, 2000, i)

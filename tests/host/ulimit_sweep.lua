@@ -11,6 +11,7 @@
 package.path = arg[0]:gsub("[^/]+$", "") .. "?.lua;" .. package.path
 local t = require "lib"
 local map = require "map"
+t.interpreted()
 
 local MIB = 1024 * 1024
 local headroom = assert(tonumber(arg[1]), "usage: ulimit_sweep.lua HEADROOM_MIB")
