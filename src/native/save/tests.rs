@@ -1,0 +1,148 @@
+//! `save`'s unit tests.
+use super::*;
+use crate::grid::byte_set;
+use crate::input::Arg;
+use crate::level::{generate, Params};
+
+fn saved_level() -> NativeLevel {
+    let p = Params::new(Arg::Int(30), Arg::Int(12), Arg::Int(7));
+    let mut n = NativeLevel::from_level(generate(&p).unwrap(), &byte_set(b""));
+    n.occupy(Pos { x: 3, y: 4 }, true);
+    n
+}
+
+#[test]
+fn a_saved_level_loads_back_equal() {
+    let n = saved_level();
+    assert_eq!(load(&save(&n)).unwrap(), n);
+    let plain = NativeLevel::with_things(Grid::from_rows(&["#$#", "@.!"]), &byte_set(b"$"));
+    assert_eq!(load(&save(&plain)).unwrap(), plain);
+    assert!(save(&n).len() <= bound(&n));
+}
+
+#[test]
+fn every_prefix_and_every_flipped_byte_is_an_error() {
+    let bytes = save(&saved_level());
+    for n in 0..bytes.len() {
+        assert!(load(&bytes[..n]).is_err(), "prefix {n}");
+    }
+    for i in 0..bytes.len() {
+        for bit in [1u8, 0x80] {
+            let mut bad = bytes.clone();
+            bad[i] ^= bit;
+            assert!(load(&bad).is_err(), "byte {i}");
+        }
+    }
+    assert!(load(b"hello").unwrap_err().contains("not a saved level"));
+    assert!(load(&save_field(&Field::memory((3, 3)))).is_err());
+}
+
+/// A level on which nothing blocks walking (`map.level{..., blocked =
+/// ""}`) saves an empty list of blocked characters, and loads back
+/// (refused before: found by the `save` fuzz target).
+#[test]
+fn a_level_where_nothing_blocks_loads_back() {
+    let open = NativeLevel::from_grid(Grid::from_rows(&["#.", ".#"])).with_blocked(Some(b""));
+    assert_eq!(open.blocked(), Some(&b""[..]));
+    let bytes = save(&open);
+    assert_eq!(
+        u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+        VERSION_BLOCKED
+    );
+    assert_eq!(load(&bytes).unwrap(), open);
+    let twice = NativeLevel::from_grid(Grid::from_rows(&["#."])).with_blocked(Some(b"#~"));
+    let mut bytes = save(&twice);
+    let n = bytes.len();
+    bytes[n - 9] = b'#';
+    let sum = fnv1a(&bytes[..n - 8]);
+    bytes[n - 8..].copy_from_slice(&sum.to_le_bytes());
+    assert!(load(&bytes).unwrap_err().contains("distinct"));
+}
+
+/// Lists are read into vectors of exactly their count (a list of
+/// 70,000 empty exits held 17 times its bytes while growing, past
+/// `memory::bound_load`: found by the `level` fuzz target).
+#[test]
+fn lists_are_read_at_their_size() {
+    let mut bytes = 1000u32.to_le_bytes().to_vec();
+    bytes.extend([0u8; 4000]);
+    let mut r = In {
+        bytes: &bytes,
+        size: (1, 1),
+    };
+    let lists = r.list(4, |r| r.list(8, In::pos)).unwrap();
+    assert_eq!((lists.len(), lists.capacity()), (1000, 1000));
+    assert!(r.bytes.is_empty());
+}
+
+/// `saved_level()` with its metadata changed by `change`, saved.
+fn saved_with(change: impl FnOnce(&mut Level)) -> Vec<u8> {
+    let mut n = saved_level();
+    let mut meta = n.meta().unwrap().clone();
+    change(&mut meta);
+    n.meta = Some(Rc::new(meta));
+    save(&n)
+}
+
+/// A save is not trusted: its lists are no longer than `generate`
+/// makes them (a 30x12 level with 400,000 rooms loaded, and every read
+/// of a property copied them all), its seed within ±2^53 (read alike on
+/// both interpreters).
+#[test]
+fn metadata_past_what_generate_makes_is_an_error() {
+    let many = 400_000;
+    let bytes = saved_with(|meta| {
+        meta.rooms = vec![Rect::new(1, 1, 1, 1); many];
+        meta.exits.exits = vec![Vec::new(); many];
+        meta.exits.links = vec![Vec::new(); many];
+    });
+    let err = load(&bytes).unwrap_err();
+    assert!(err.contains("more than a generated level can"), "{err}");
+    for seed in [MAX_SEED + 1, -MAX_SEED - 1, i64::MAX, i64::MIN] {
+        let err = load(&saved_with(|meta| meta.seed = seed)).unwrap_err();
+        assert!(err.contains("seed beyond 2^53"), "{seed}: {err}");
+    }
+    for seed in [MAX_SEED, -MAX_SEED] {
+        assert!(load(&saved_with(|meta| meta.seed = seed)).is_ok());
+    }
+}
+
+/// A field's values are within ±2^53: -2^63, whose `abs` overflows,
+/// once loaded and read back as -9223372036854775808.
+#[test]
+fn field_values_past_2_pow_53_are_an_error() {
+    let window = Rect::new(2, 1, 2, 1);
+    for v in [i64::MIN, i64::MIN + 1, MAX_VALUE + 1, -MAX_VALUE - 1] {
+        let bytes = save_field(&Field::values((4, 3), window, vec![0, v]));
+        assert!(load_saved(&bytes).is_err(), "{v}");
+    }
+    let bytes = save_field(&Field::values((4, 3), window, vec![MAX_VALUE, -MAX_VALUE]));
+    assert!(load_saved(&bytes).is_ok());
+}
+
+#[test]
+fn fields_load_back_equal_and_damage_is_an_error() {
+    let window = Rect::new(2, 1, 2, 2);
+    let fields = [
+        Field::values((4, 3), window, vec![0, 1, BEYOND, -7]),
+        Field::values((4, 3), window, vec![0, 1 << 40, BEYOND, -7]),
+        Field::flags((4, 3), window, vec![true, false, false, true]),
+        Field::memory((70, 2)),
+    ];
+    for f in fields {
+        let bytes = save_field(&f);
+        assert_eq!(bytes.len(), field_bound(&f));
+        match load_saved(&bytes).unwrap() {
+            Saved::Field(g) => assert_eq!(g, f),
+            Saved::Level(_) => panic!("a field loaded as a level"),
+        }
+        for n in 0..bytes.len() {
+            assert!(load_saved(&bytes[..n]).is_err(), "prefix {n}");
+        }
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x10;
+            assert!(load_saved(&bad).is_err(), "byte {i}");
+        }
+    }
+}
