@@ -14,6 +14,23 @@ local function text(cells)
 end
 
 describe("map.line", function()
+  -- Its cells are pushed as they are made: none is kept in Rust (a list of
+  -- them once was, past the peak documented in docs/hardening.md).
+  it("keeps none of its cells on the module's heap #probe", function()
+    local out, err, code = support.run_with_probe([[
+local map = require "map"
+collectgarbage()
+map._faults(0)
+local cells = map.line(1, 1, 100000, 7)
+local _, _, peak = map._faults(0)
+print(#cells, peak)
+]])
+    assert.are.same({ "", 0 }, { err, code })
+    local n, peak = out:match("^(%d+)\t(%-?%d+)\n$")
+    assert.are.equal("100000", n)
+    assert(tonumber(peak) <= 1024, peak .. " bytes of the module's heap")
+  end)
+
   it("is 8-connected, symmetric, and within 1/2 of the exact line, the lower cell at a half", function()
     local rand = support.generator(11)
     for _ = 1, 1000 do
