@@ -4,6 +4,7 @@
 -- CLI's lines and CSV; its usage errors.
 local map = require "map"
 local support = require "spec.support"
+local unpack = table.unpack or unpack
 
 package.path = "lua/?.lua;" .. package.path
 local stats = require "map.stats"
@@ -20,20 +21,20 @@ describe("map stats", function()
   end
 
   it("prints JSON lines, or CSV with a header, from the CLI", function()
-    local out = support.run("cd lua && " .. support.INTERPRETER .. " main.lua stats 60 20 cave --seeds=1..2 --csv")
+    local out, err, code = support.cli("stats", "60", "20", "cave", "--seeds=1..2", "--csv")
+    assert.are.same({ "", 0 }, { err, code })
     assert.are.equal("seed,regions,region_size,chokepoints,dead_ends,stairs,farthest,rooms,bridges,loops\n",
       out:match("^[^\n]*\n"))
     assert.are.equal(3, select(2, out:gsub("\n", "")))
-    local json = support.run("cd lua && " .. support.INTERPRETER .. " main.lua stats 80 50 --seeds=1..1")
+    local json = support.cli("stats", "80", "50", "--seeds=1..1")
     assert.are.equal(support.read_file("spec/golden_stats/rooms-80x50-1-100.jsonl"):match("^[^\n]*\n"), json)
   end)
 
   it("refuses a missing or bad range with status 2", function()
-    for _, range in ipairs { "", "--seeds=5", "--seeds=3..1", "--seeds=a..b" } do
-      local ok, _, code = os.execute("cd lua && " .. support.INTERPRETER .. " main.lua stats " .. range
-        .. " >/dev/null 2>&1")
-      assert.is_falsy(ok == true or ok == 0)
-      if code then assert.are.equal(2, code) end
+    for _, range in ipairs { {}, { "--seeds=5" }, { "--seeds=3..1" }, { "--seeds=a..b" } } do
+      local out, err, code = support.cli("stats", unpack(range))
+      assert.are.same({ "", 2 }, { out, code }, table.concat(range, " "))
+      assert.is_truthy(err:find("seeds", 1, true), err)
     end
   end)
 end)
