@@ -48,6 +48,7 @@ fn layout(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Stri
         rooms: Vec::new(),
         player,
         stairs: None,
+        blocked: None,
     })
 }
 

@@ -84,6 +84,7 @@ fn carve(grid: &mut Grid, options: &Options, rng: &mut Rng) -> Result<Layout, St
         rooms: Vec::new(),
         player,
         stairs: None,
+        blocked: None,
     })
 }
 

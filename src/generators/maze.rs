@@ -105,6 +105,7 @@ fn carve(grid: &mut Grid, options: &Options, rng: &mut Rng) -> Result<Layout, St
         rooms: Vec::new(),
         player: Pos { x: 2, y: 2 },
         stairs: None,
+        blocked: None,
     })
 }
 

@@ -31,6 +31,7 @@ generators! {
     drunkard,
     maze,
     overworld,
+    example,
 }
 
 /// The generator called `name`.
@@ -85,7 +86,7 @@ impl Generator {
     /// Whether its levels are carved from rock (`ROCK`): vaults, `arrive`
     /// and their tunnels need rock to dig through.
     pub fn carves_rock(&self) -> bool {
-        self.terrain.blocked == ROCK.blocked
+        std::ptr::eq(self.terrain, &ROCK)
     }
 }
 
@@ -97,6 +98,9 @@ pub struct Layout {
     /// `None`: the shared rule, the floor cell farthest from `@` by walking
     /// distance (the first in row order on a tie).
     pub stairs: Option<Pos>,
+    /// The characters that block walking on this level, where they are
+    /// not its terrain's (a sample's, `example`).
+    pub blocked: Option<String>,
 }
 
 /// One option: its name, what values it takes, its default and a line of doc.
@@ -145,6 +149,10 @@ pub enum Kind {
         open_min: bool,
     },
     Bool,
+    /// A string of at most `max` bytes (a sample, a template, a name).
+    Text {
+        max: usize,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -152,6 +160,7 @@ pub enum Default {
     Int(i64),
     Number(f64),
     Bool(bool),
+    Text(&'static str),
     /// `min(width, height)`.
     ShorterSide,
 }
@@ -163,6 +172,7 @@ impl Default {
             Default::Int(i) => Value::Int(i),
             Default::Number(x) => Value::Number(x),
             Default::Bool(b) => Value::Bool(b),
+            Default::Text(t) => Value::Text(t.as_bytes().to_vec()),
             Default::ShorterSide => Value::Int(shorter_side as i64),
         }
     }
@@ -175,17 +185,19 @@ impl std::fmt::Display for Default {
             Default::Int(i) => write!(f, "{i}"),
             Default::Number(x) => write!(f, "{x}"),
             Default::Bool(b) => write!(f, "{b}"),
+            Default::Text(t) => write!(f, "{t:?}"),
             Default::ShorterSide => f.write_str("min(width, height)"),
         }
     }
 }
 
 /// A checked value.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     Int(i64),
     Number(f64),
     Bool(bool),
+    Text(Vec<u8>),
 }
 
 /// An algorithm's options, checked, with defaults filled in.
@@ -199,11 +211,11 @@ impl Options {
         Options { values }
     }
 
-    fn get(&self, spec: &OptionSpec) -> Option<Value> {
+    fn get(&self, spec: &OptionSpec) -> Option<&Value> {
         self.values
             .iter()
             .find(|(n, _)| *n == spec.name)
-            .map(|&(_, v)| v)
+            .map(|(_, v)| v)
     }
 
     /// An integer option the algorithm declared. Options are looked up by
@@ -213,7 +225,7 @@ impl Options {
     /// show at once.
     pub fn int(&self, spec: &OptionSpec) -> i64 {
         match self.get(spec) {
-            Some(Value::Int(i)) => i,
+            Some(&Value::Int(i)) => i,
             other => panic!("option {} is not an integer: {other:?}", spec.name),
         }
     }
@@ -225,7 +237,7 @@ impl Options {
 
     pub fn number(&self, spec: &OptionSpec) -> f64 {
         match self.get(spec) {
-            Some(Value::Number(x)) => x,
+            Some(&Value::Number(x)) => x,
             other => panic!("option {} is not a number: {other:?}", spec.name),
         }
     }
@@ -233,6 +245,14 @@ impl Options {
     /// A boolean option; false when the algorithm has no such option.
     pub fn flag(&self, spec: &OptionSpec) -> bool {
         matches!(self.get(spec), Some(Value::Bool(true)))
+    }
+
+    /// A text option the algorithm declared.
+    pub fn text(&self, spec: &OptionSpec) -> &[u8] {
+        match self.get(spec) {
+            Some(Value::Text(t)) => t,
+            other => panic!("option {} is not text: {other:?}", spec.name),
+        }
     }
 }
 

@@ -156,6 +156,7 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
         rooms: Vec::new(),
         player,
         stairs: Some(stairs),
+        blocked: None,
     })
 }
 

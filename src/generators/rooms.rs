@@ -73,6 +73,7 @@ fn layout(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Stri
         rooms,
         player,
         stairs: Some(stairs),
+        blocked: None,
     })
 }
 

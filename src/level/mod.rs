@@ -29,7 +29,7 @@ mod tests_by_generator;
 pub mod tunnels;
 pub mod vaults;
 
-use crate::generators::{self, shared, Generator, Options};
+use crate::generators::{shared, Generator, Options};
 use crate::grid::{byte_set, Grid, Pos, Rect, FLOOR, PLAYER, STAIRS, WALL};
 use crate::input;
 use crate::memory;
@@ -64,15 +64,15 @@ pub struct Level {
     pub placed: Vec<Placed>,
     /// Each room's exits and links, in the order of `rooms`.
     pub exits: Exits,
+    /// The characters that block walking, when not `#` alone.
+    pub blocked: Option<String>,
 }
 
 impl Level {
     /// The characters that block walking on it, when not `#` alone (the
-    /// table's `blocked`): its generator's.
-    pub fn blocked(&self) -> Option<&'static str> {
-        generators::find(self.algorithm.as_bytes())
-            .filter(|g| !g.carves_rock())
-            .map(|g| g.terrain.blocked)
+    /// table's `blocked`): its generator's, or its sample's.
+    pub fn blocked(&self) -> Option<&str> {
+        self.blocked.as_deref()
     }
 }
 
@@ -179,7 +179,11 @@ fn build(
     };
     shaped.cover(&mut grid);
     // One walk from @ serves both `>` and `place`'s `min` when it needs one.
-    let blocked = byte_set(algorithm.terrain.blocked.as_bytes());
+    let blocked_chars = layout
+        .blocked
+        .clone()
+        .unwrap_or_else(|| algorithm.terrain.blocked.to_string());
+    let blocked = byte_set(blocked_chars.as_bytes());
     let dist = place::needs_distances(&design.place)
         .then(|| place::walking_distances_by(&grid, player, &blocked));
     let stairs = match (shaped.stairs, layout.stairs) {
@@ -214,6 +218,7 @@ fn build(
         up: design.arrival(),
         placed,
         exits,
+        blocked: (blocked_chars != "#").then_some(blocked_chars),
     })
 }
 

@@ -234,5 +234,14 @@ fn check(name: &str, kind: Kind, arg: Arg) -> Result<Value, String> {
             Arg::Bool(b) => Ok(Value::Bool(b)),
             _ => Err(format!("{name} must be a boolean, got {arg}")),
         },
+        // The length is checked before the text is copied.
+        Kind::Text { max } => match arg {
+            Arg::Str(t) if t.len() <= max => Ok(Value::Text(t.to_vec())),
+            Arg::Str(t) => Err(format!(
+                "{name} must be a string of at most {max} bytes, got {} bytes",
+                t.len()
+            )),
+            _ => Err(format!("{name} must be a string, got {arg}")),
+        },
     }
 }

@@ -157,6 +157,7 @@ fn arena(grid: &mut Grid, _: &Options, _: &mut Rng) -> Result<Layout, String> {
             y: h.div_ceil(2),
         },
         stairs: None,
+        blocked: None,
     })
 }
 

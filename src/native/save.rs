@@ -502,6 +502,7 @@ fn read_meta(r: &mut In) -> Result<Level, String> {
         vaults,
         up: up.first().copied(),
         placed,
+        blocked: None,
         exits: Exits {
             exits,
             links: links

@@ -112,6 +112,10 @@ unsafe fn push_option(l: *mut lua_State, spec: &OptionSpec) {
                 ffi::lua_setfield(l, t, c"open_min".as_ptr());
             }
             Kind::Bool => set_str(l, t, c"type", "boolean"),
+            Kind::Text { max } => {
+                set_str(l, t, c"type", "string");
+                set_int(l, t, c"max", max as i64);
+            }
         }
         match spec.default {
             Default::Int(i) => set_int(l, t, c"default", i),
@@ -120,6 +124,7 @@ unsafe fn push_option(l: *mut lua_State, spec: &OptionSpec) {
                 ffi::lua_pushboolean(l, c_int::from(b));
                 ffi::lua_setfield(l, t, c"default".as_ptr());
             }
+            Default::Text(text) => set_str(l, t, c"default", text),
             Default::ShorterSide => {}
         }
         set_str(l, t, c"default_text", &spec.default.to_string());

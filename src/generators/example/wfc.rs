@@ -1,0 +1,237 @@
+//! The solver of the overlapping model: arc consistency kept by support
+//! counts (AC-4, as in mxgmn's WaveFunctionCollapse), the next position by
+//! the fewest patterns left (ties by a key drawn per position), a pattern
+//! by its weight. Everything that decides is integer: the draws are
+//! `Rng::below` on integer weights, so a seed gives one result everywhere.
+//!
+//! A position is the top-left corner of an n x n window of the output; the
+//! output does not wrap, so a `w` x `h` map has `(w - n + 1) x (h - n + 1)`
+//! positions, and two neighbouring positions must agree where their
+//! windows overlap (which, position by position, makes every window's
+//! cells agree).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::patterns::Patterns;
+use crate::rng::Rng;
+
+/// Right, down, left, up: `OPPOSITE[d]` is `d` turned round.
+const DIRS: [(isize, isize); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+const OPPOSITE: [usize; 4] = [2, 3, 0, 1];
+
+/// The bytes a solver of `positions` positions over `patterns` patterns
+/// holds: a flag and four support counts (`u16`) a position and pattern,
+/// its snapshot as much again, and the queue's entries.
+pub fn bound(positions: usize, patterns: usize) -> usize {
+    positions.saturating_mul(patterns).saturating_mul(2 * 9 + 8)
+}
+
+/// Which patterns may sit next to which: `allowed(d, p)` lists those that
+/// may lie one step in direction `d` of `p`.
+pub struct Rules {
+    starts: Vec<u32>,
+    list: Vec<u16>,
+    count: usize,
+}
+
+impl Rules {
+    pub fn new(patterns: &Patterns) -> Rules {
+        let count = patterns.len();
+        let mut starts = Vec::with_capacity(4 * count + 1);
+        let mut list = Vec::new();
+        for (dx, dy) in DIRS {
+            for p in 0..count {
+                starts.push(list.len() as u32);
+                list.extend((0..count).filter(|&q| patterns.agree(p, q, dx, dy)).map(|q| q as u16));
+            }
+        }
+        starts.push(list.len() as u32);
+        Rules {
+            starts,
+            list,
+            count,
+        }
+    }
+
+    fn allowed(&self, d: usize, p: usize) -> &[u16] {
+        let i = d * self.count + p;
+        &self.list[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+}
+
+/// The state of every position; `Clone` for the snapshot taken after the
+/// fixed cells, which each attempt starts from.
+#[derive(Clone)]
+pub struct Wave {
+    pw: usize,
+    ph: usize,
+    count: usize,
+    /// Per position and pattern: still possible.
+    possible: Vec<bool>,
+    /// Per position, pattern and direction: how many patterns of the
+    /// neighbour that way still support it.
+    support: Vec<u16>,
+    left: Vec<u32>,
+    stack: Vec<(u32, u16)>,
+}
+
+/// A position left with no pattern: the position.
+#[derive(Debug)]
+pub struct Contradiction(pub usize);
+
+impl Wave {
+    /// Every pattern possible everywhere on `pw` x `ph` positions.
+    pub fn new(rules: &Rules, pw: usize, ph: usize) -> Wave {
+        let count = rules.count;
+        let mut one = vec![0u16; 4 * count];
+        for p in 0..count {
+            for d in 0..4 {
+                // Supporters of p from direction d: the neighbour that way
+                // holds q with p allowed opposite of it.
+                one[4 * p + d] = rules.allowed(OPPOSITE[d], p).len() as u16;
+            }
+        }
+        let positions = pw * ph;
+        let mut support = Vec::with_capacity(positions * 4 * count);
+        for _ in 0..positions {
+            support.extend_from_slice(&one);
+        }
+        // Support from off the edge is never taken away, so a count there
+        // never reaches zero: no marking needed.
+        Wave {
+            pw,
+            ph,
+            count,
+            possible: vec![true; positions * count],
+            support,
+            left: vec![count as u32; positions],
+            stack: Vec::new(),
+        }
+    }
+
+    /// Positions across and down.
+    pub fn size(&self) -> (usize, usize) {
+        (self.pw, self.ph)
+    }
+
+    pub fn positions(&self) -> usize {
+        self.pw * self.ph
+    }
+
+    fn neighbour(&self, i: usize, d: usize) -> Option<usize> {
+        let (x, y) = ((i % self.pw) as isize, (i / self.pw) as isize);
+        let (nx, ny) = (x + DIRS[d].0, y + DIRS[d].1);
+        let inside = nx >= 0 && ny >= 0 && (nx as usize) < self.pw && (ny as usize) < self.ph;
+        inside.then(|| ny as usize * self.pw + nx as usize)
+    }
+
+    /// Rules out pattern `p` at position `i` (if still possible), to be
+    /// propagated.
+    pub fn ban(&mut self, i: usize, p: usize) -> Result<(), Contradiction> {
+        let k = i * self.count + p;
+        if !self.possible[k] {
+            return Ok(());
+        }
+        self.possible[k] = false;
+        self.left[i] -= 1;
+        self.stack.push((i as u32, p as u16));
+        if self.left[i] == 0 {
+            return Err(Contradiction(i));
+        }
+        Ok(())
+    }
+
+    /// Takes every ban to its consequences, listing in `touched` each
+    /// position it narrowed; `work` counts the support updates, the
+    /// solver's unit of time.
+    pub fn propagate(
+        &mut self,
+        rules: &Rules,
+        work: &mut u64,
+        touched: &mut Vec<usize>,
+    ) -> Result<(), Contradiction> {
+        while let Some((i, p)) = self.stack.pop() {
+            let (i, p) = (i as usize, p as usize);
+            for d in 0..4 {
+                let Some(j) = self.neighbour(i, d) else {
+                    continue;
+                };
+                let allowed = rules.allowed(d, p);
+                *work += allowed.len() as u64;
+                for &q in allowed {
+                    let q = q as usize;
+                    let k = j * self.count + q;
+                    if !self.possible[k] {
+                        continue;
+                    }
+                    let s = &mut self.support[k * 4 + d];
+                    *s -= 1;
+                    if *s == 0 {
+                        self.ban(j, q)?;
+                        touched.push(j);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Collapses every position: the one with the fewest patterns left
+    /// next (ties by a key drawn per position), a pattern by its weight.
+    /// Returns each position's pattern.
+    pub fn solve(
+        &mut self,
+        rules: &Rules,
+        weights: &[u32],
+        rng: &mut Rng,
+        work: &mut u64,
+    ) -> Result<Vec<u16>, Contradiction> {
+        let positions = self.positions();
+        let keys: Vec<u32> = (0..positions).map(|_| rng.below(1 << 32) as u32).collect();
+        // A lazy queue: an entry is stale once its count is not the
+        // position's; every ban of an undecided position pushes a fresh one.
+        let mut queue: BinaryHeap<Reverse<(u32, u32, u32)>> = (0..positions)
+            .filter(|&i| self.left[i] > 1)
+            .map(|i| Reverse((self.left[i], keys[i], i as u32)))
+            .collect();
+        let mut touched = Vec::new();
+        while let Some(Reverse((left, _, i))) = queue.pop() {
+            let i = i as usize;
+            if left != self.left[i] || left <= 1 {
+                continue;
+            }
+            let row = &self.possible[i * self.count..(i + 1) * self.count];
+            let total: u64 = (0..self.count)
+                .filter(|&p| row[p])
+                .map(|p| u64::from(weights[p]))
+                .sum();
+            let mut r = rng.below(total as usize) as u64;
+            let mut chosen = 0;
+            for p in (0..self.count).filter(|&p| row[p]) {
+                chosen = p;
+                if r < u64::from(weights[p]) {
+                    break;
+                }
+                r -= u64::from(weights[p]);
+            }
+            for p in 0..self.count {
+                if p != chosen {
+                    self.ban(i, p)?;
+                }
+            }
+            self.propagate(rules, work, &mut touched)?;
+            for j in touched.drain(..) {
+                if self.left[j] > 1 {
+                    queue.push(Reverse((self.left[j], keys[j], j as u32)));
+                }
+            }
+        }
+        Ok((0..positions)
+            .map(|i| {
+                let row = &self.possible[i * self.count..(i + 1) * self.count];
+                row.iter().position(|&b| b).unwrap_or(0) as u16
+            })
+            .collect())
+    }
+}
