@@ -118,8 +118,11 @@ end
 -- An option's value other than its default, as text (a query's or the
 -- CLI's): the value the module gets is read back from the text, as the
 -- server and the CLI read it (option_value).
+-- A string option's other value is the registry's to know: one each.
+local OTHER_TEXT = { sample = "rooms", symmetry = "rotations", blocking = "#", fixed = "?" }
 function M.other_value(option)
   if option.type == "boolean" then return tostring(not option.default) end
+  if option.type == "string" then return assert(OTHER_TEXT[option.name], option.name) end
   if option.type == "integer" then
     local value = option.min + 1
     if value == option.default or value > option.max then value = option.min end
@@ -132,6 +135,7 @@ end
 
 function M.option_value(option, text)
   if option.type == "boolean" then return text == "true" or text == "on" end
+  if option.type == "string" then return text end
   return tonumber(text)
 end
 

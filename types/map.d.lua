@@ -113,7 +113,7 @@
 
 -- algorithms: begin (made from the module by `make readme`)
 ---A generator's name, one of `map.ALGORITHMS`.
----@alias map.Algorithm "rooms"|"cave"|"bsp"|"cellular"|"drunkard"|"maze"|"overworld"
+---@alias map.Algorithm "rooms"|"cave"|"bsp"|"cellular"|"drunkard"|"maze"|"overworld"|"example"
 
 ---@class (exact) map.RoomsOptions: map.Options
 ---@field algorithm? "rooms"
@@ -122,6 +122,7 @@
 ---@field loops? integer integer from 0 to 1000, default 0: extra corridors, each from a random room to the nearest room not linked to it
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
+---@field wraps? false only false here: it asks for nothing (an option of example)
 
 ---@alias map.RoomsOptions.Exact map.RoomsOptions & table<keyof map.RoomsOptions, any>
 
@@ -133,6 +134,7 @@
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
+---@field wraps? false only false here: it asks for nothing (an option of example)
 
 ---@alias map.CaveOptions.Exact map.CaveOptions & table<keyof map.CaveOptions, any>
 
@@ -145,6 +147,7 @@
 ---@field loops? integer integer from 0 to 1000, default 0: extra corridors, each from a random room to the nearest room not linked to it
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
+---@field wraps? false only false here: it asks for nothing (an option of example)
 
 ---@alias map.BspOptions.Exact map.BspOptions & table<keyof map.BspOptions, any>
 
@@ -156,6 +159,7 @@
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
+---@field wraps? false only false here: it asks for nothing (an option of example)
 
 ---@alias map.CellularOptions.Exact map.CellularOptions & table<keyof map.CellularOptions, any>
 
@@ -167,6 +171,7 @@
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
+---@field wraps? false only false here: it asks for nothing (an option of example)
 
 ---@alias map.DrunkardOptions.Exact map.DrunkardOptions & table<keyof map.DrunkardOptions, any>
 
@@ -176,6 +181,7 @@
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
+---@field wraps? false only false here: it asks for nothing (an option of example)
 
 ---@alias map.MazeOptions.Exact map.MazeOptions & table<keyof map.MazeOptions, any>
 
@@ -190,10 +196,28 @@
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
+---@field wraps? false only false here: it asks for nothing (an option of example)
 ---@field vaults? nil not here: vaults applies only to levels carved from rock
 ---@field arrive? nil not here: arrive applies only to levels carved from rock
 
 ---@alias map.OverworldOptions.Exact map.OverworldOptions & table<keyof map.OverworldOptions, any>
+
+---@class (exact) map.ExampleOptions: map.Options
+---@field algorithm "example"
+---@field sample? string string of at most 4160 bytes, default "caves": the example: a built-in sample's name (caves, caverns, rooms, dungeon, maze, overworld) or map text, rows of equal length
+---@field n? integer integer from 2 to 4, default 3: the windows' size: each n x n window of the level is one of the sample's
+---@field symmetry? string string of at most 16 bytes, default "all": the sample's symmetries that count: none, rotations, or all (rotations and reflections)
+---@field wraps? boolean boolean, default false: whether the sample's windows wrap round its edges (the level's never do)
+---@field blocking? string string of at most 95 bytes, default "": the sample's characters that block walking, the level's blocked (empty: a built-in sample's own, else #)
+---@field fixed? string string of at most 4160 bytes, default "": rows the level keeps exactly, placed at fixed_x, fixed_y (? a free cell)
+---@field fixed_x? integer integer from 1 to 1048576, default 1: the column of fixed's first character
+---@field fixed_y? integer integer from 1 to 1048576, default 1: the row of fixed's first row
+---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
+---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
+---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
+---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
+
+---@alias map.ExampleOptions.Exact map.ExampleOptions & table<keyof map.ExampleOptions, any>
 
 ---Options for any algorithm (`algorithm = ALGORITHMS[depth]`): what every algorithm
 ---takes, and the others' options only at the value that asks for nothing.
@@ -203,11 +227,12 @@
 ---@field doors? false only false: it asks for nothing
 ---@field loops? 0 only 0: it asks for nothing
 ---@field braid? 0 only 0: it asks for nothing
+---@field wraps? false only false: it asks for nothing
 
 ---@alias map.AnyOptions.Exact map.AnyOptions & table<keyof map.AnyOptions, any>
 
 ---`map.generate`'s table form: the options of one algorithm, and no other key.
----@alias map.GenerateOptions map.RoomsOptions.Exact|map.CaveOptions.Exact|map.BspOptions.Exact|map.CellularOptions.Exact|map.DrunkardOptions.Exact|map.MazeOptions.Exact|map.OverworldOptions.Exact|map.AnyOptions.Exact
+---@alias map.GenerateOptions map.RoomsOptions.Exact|map.CaveOptions.Exact|map.BspOptions.Exact|map.CellularOptions.Exact|map.DrunkardOptions.Exact|map.MazeOptions.Exact|map.OverworldOptions.Exact|map.ExampleOptions.Exact|map.AnyOptions.Exact
 
 ---@class (exact) map.RoomsLevelOptions: map.RoomsOptions
 ---@field things? string characters moved out of the terrain into `lvl:things()` besides `@`, `$`, `!` and `place`'s
@@ -244,13 +269,18 @@
 
 ---@alias map.OverworldLevelOptions.Exact map.OverworldLevelOptions & table<keyof map.OverworldLevelOptions, any>
 
+---@class (exact) map.ExampleLevelOptions: map.ExampleOptions
+---@field things? string characters moved out of the terrain into `lvl:things()` besides `@`, `$`, `!` and `place`'s
+
+---@alias map.ExampleLevelOptions.Exact map.ExampleLevelOptions & table<keyof map.ExampleLevelOptions, any>
+
 ---@class (exact) map.AnyLevelOptions: map.AnyOptions
 ---@field things? string characters moved out of the terrain into `lvl:things()` besides `@`, `$`, `!` and `place`'s
 
 ---@alias map.AnyLevelOptions.Exact map.AnyLevelOptions & table<keyof map.AnyLevelOptions, any>
 
 ---`map.level{...}`'s table form: `map.generate`'s, and `things`.
----@alias map.LevelGenerateOptions map.RoomsLevelOptions.Exact|map.CaveLevelOptions.Exact|map.BspLevelOptions.Exact|map.CellularLevelOptions.Exact|map.DrunkardLevelOptions.Exact|map.MazeLevelOptions.Exact|map.OverworldLevelOptions.Exact|map.AnyLevelOptions.Exact
+---@alias map.LevelGenerateOptions map.RoomsLevelOptions.Exact|map.CaveLevelOptions.Exact|map.BspLevelOptions.Exact|map.CellularLevelOptions.Exact|map.DrunkardLevelOptions.Exact|map.MazeLevelOptions.Exact|map.OverworldLevelOptions.Exact|map.ExampleLevelOptions.Exact|map.AnyLevelOptions.Exact
 -- algorithms: end
 
 ---One option of an algorithm, as `map.describe` lists it.

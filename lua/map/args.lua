@@ -18,7 +18,8 @@ M.DEFAULT_ALGORITHM = map.ALGORITHMS[1]
 ---@type table<string, map.Description>
 M.DESCRIPTIONS = {}
 -- Every option of every algorithm, in the module's order, each once, and its
--- type ("integer", "number" or "boolean"; options of one name share a type).
+-- type ("integer", "number", "boolean" or "string"; options of one name share
+-- a type).
 M.OPTIONS, M.OPTION_TYPES = {}, {}
 for _, algorithm in ipairs(M.ALGORITHMS) do
   M.DESCRIPTIONS[algorithm] = map.describe(algorithm)
@@ -61,9 +62,10 @@ M.READERS = {
     if text == "true" or text == "on" then return true end -- "on": what a checked checkbox sends
     if text == "false" then return false end
   end,
+  string = function(text) return text end, -- the module checks its length and meaning
 }
 
-local A = { integer = "an integer", number = "a number", boolean = "a boolean" }
+local A = { integer = "an integer", number = "a number", boolean = "a boolean", string = "a string" }
 
 -- `text` read as a value of type `kind`, named `name` in the message: the
 -- value, or nil and "<name> must be <a kind>, got '<text>'".
@@ -121,6 +123,7 @@ local WORDINGS = {
 }
 function M.allowed(option, wording)
   if option.type == "boolean" then return "boolean" end
+  if option.type == "string" then return ("string of at most %d bytes"):format(option.max) end
   local forms = WORDINGS[wording or "allowed"]
   local form = option.type == "integer" and forms.integer or option.open_min and forms.open or forms.closed
   return form:format(M.number_text(option.min, option.type), M.number_text(option.max, option.type))

@@ -234,6 +234,12 @@ local function option_input(option)
         table.concat(choices), doc)
     end
     return function(value) return variants[value or ""] or variants.none end
+  elseif option.type == "string" then
+    -- A line of text: a built-in sample's name, symmetry's word, a blocking set.
+    local before = string.format('<label>%s <input name="%s" type="text" maxlength="%d" placeholder="%s" title="%s"',
+      name, name, option.max, e(option.default_text or ""), e(args.allowed(option, "title")))
+    local after = ">" .. doc .. "</label>"
+    return function(value) return value and before .. ' value="' .. e(value) .. '"' .. after or before .. after end
   end
   local before = string.format('<label>%s <input name="%s" type="number" min="%s" max="%s" step="%s" placeholder="%s"'
     .. ' title="%s"', name, name, number_text(option.min, option.type), number_text(option.max, option.type),

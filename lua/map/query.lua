@@ -205,6 +205,9 @@ function M.options_query(request, amp)
     local value = request.options and request.options[name]
     if value ~= nil then
       if args.OPTION_TYPES[name] == "integer" then value = string.format("%d", value) end
+      if args.OPTION_TYPES[name] == "string" then -- a sample's text: every byte but letters and digits escaped
+        value = value:gsub("[^%w]", function(c) return string.format("%%%02X", c:byte()) end)
+      end
       parts[#parts + 1] = amp .. name .. "=" .. tostring(value)
     end
   end

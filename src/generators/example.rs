@@ -181,12 +181,17 @@ fn sample_text<'a>(text: &'a [u8], blocking: &'a [u8]) -> (&'a [u8], &'a [u8]) {
     (text, if blocking.is_empty() { own } else { blocking })
 }
 
-fn read_sample(text: &[u8], blocked: &ByteSet) -> Result<Read, String> {
+fn read_sample(text: &[u8], n: usize, blocked: &ByteSet) -> Result<Read, String> {
     let rows = rows("sample", text)?;
     let (width, height) = (rows[0].len(), rows.len());
     if width > MAX_SAMPLE_SIDE || height > MAX_SAMPLE_SIDE {
         return Err(format!(
             "sample is {width}x{height}: at most {MAX_SAMPLE_SIDE}x{MAX_SAMPLE_SIDE}"
+        ));
+    }
+    if width < n || height < n {
+        return Err(format!(
+            "sample is {width}x{height}, smaller than its {n}x{n} windows"
         ));
     }
     let cells: Vec<u8> = rows
@@ -300,14 +305,8 @@ fn problem(opts: &Options, (w, h): (usize, usize)) -> Result<Problem, String> {
         return Err("blocking must be printable characters".into());
     }
     let blocked = byte_set(blocking);
-    let read = read_sample(text, &blocked)?;
     let n = opts.count(&N);
-    if read.width < n || read.height < n {
-        return Err(format!(
-            "sample is {}x{}, smaller than its {n}x{n} windows",
-            read.width, read.height
-        ));
-    }
+    let read = read_sample(text, n, &blocked)?;
     let sample = Sample {
         width: read.width,
         height: read.height,
