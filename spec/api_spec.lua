@@ -225,6 +225,10 @@ describe("describe and ALGORITHMS", function()
             assert.are.equal(o.default, tonumber(o.default_text), what .. ": default_text")
           end
           if o.type == "integer" and o.default ~= nil then assert.is_true(o.default % 1 == 0, what) end
+        elseif o.type == "string" then
+          assert.is_true(math.type == nil or math.type(o.max) == "integer", what)
+          assert.is_true(o.max >= #o.default, what .. ": default longer than max")
+          assert.are.equal(("%q"):format(o.default), o.default_text, what .. ": default_text")
         else
           assert.are.equal("boolean", o.type, what .. ": type")
           assert.is_nil(o.min, what)

@@ -93,7 +93,7 @@ describe("main.lua", function()
         local block = out:match(heading .. "(.-)\n\n") or out:match(heading .. "(.*)$")
         for _, option in ipairs(about.options) do
           local form = "--" .. option.name .. (option.type == "integer" and "=N" or option.type == "number" and "=X"
-            or "[=BOOL]")
+            or option.type == "string" and "=TEXT" or "[=BOOL]")
           local line = block:match("\n?  (" .. form:gsub("%p", "%%%0") .. " +[^\n]*)")
           assert.truthy(line, algorithm .. " " .. option.name)
           assert.truthy(line:find(args.allowed(option) .. ", default " .. option.default_text .. ": " .. option.doc, 1,

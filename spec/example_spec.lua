@@ -185,7 +185,7 @@ describe("example", function()
     refused("", "sample is empty")
     refused("#", "sample is 1x1, smaller than its 3x3 windows")
     refused("#####\n#...#\n####", "sample: row 3 has 4 characters, row 1 has 5")
-    refused("#####\n#...#\n#####\n", "a 2000x2000 map from this sample is too large: 3992004 positions x 6 patterns, at most 2097152 (a smaller map, n or sample)",
+    refused("#####\n#...#\n#####\n", "a 2000x2000 map from this sample is too large: 3992004 positions x 6 patterns, at most 3145728 (a smaller map, n or sample)",
       { width = 2000, height = 2000 })
     refused(("#"):rep(65) .. "\n" .. ("#"):rep(65), "sample is 65x2: at most 64x64")
     refused(("x"):rep(5000), "sample must be a string of at most 4160 bytes, got 5000 bytes")

@@ -93,6 +93,7 @@ describe("hostile options of every algorithm (from map.describe)", function()
       { -1 / 0, "-inf" }, { {}, "table" }, { print, "function" } },
     boolean = { { 1, "1" }, { 0, "0" }, { "true", 'string "true"' }, { "false", 'string "false"' },
       { 0 / 0, "nan" }, { {}, "table" } },
+    string = { { 1, "1" }, { true, "boolean" }, { 0 / 0, "nan" }, { {}, "table" }, { print, "function" } },
   }
   local function number_text(x) return string.format("%.14g", x) end
 
@@ -113,6 +114,8 @@ describe("hostile options of every algorithm (from map.describe)", function()
           local below = option.open_min and option.min or option.min - 1
           bad[#bad + 1] = { below, number_text(below) }
           bad[#bad + 1] = { option.max + 1, number_text(option.max + 1) }
+        elseif option.type == "string" then
+          expected = option.name .. " must be a string, got "
         else
           expected = option.name .. " must be a boolean, got "
         end

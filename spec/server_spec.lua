@@ -187,11 +187,13 @@ describe("map.server (no nginx)", function()
         integer = { ["3"] = 3, ["-2"] = -2, ["007"] = 7, ["+4"] = 4, ["9007199254740992"] = 2 ^ 53 },
         number = { ["0.25"] = 0.25, ["1"] = 1, [".5"] = 0.5, ["-3"] = -3, ["2."] = 2, ["+0.75"] = 0.75 },
         boolean = { ["true"] = true, ["on"] = true, ["false"] = false },
+        string = { ["rooms"] = "rooms", ["#~^"] = "#~^", [""] = "" },
       }
       local BAD = {
         integer = { "abc", "1.5", "1e3", "0x10", " 3", "3 ", "--1", "9007199254740993", "true" },
         number = { "abc", "1e3", "0x10", "nan", "inf", " 1", "1..2", ".", "-", "true" },
         boolean = { "yes", "1", "0", "TRUE", "off", "True", " true" },
+        string = {}, -- any text is a string: its meaning is the module's to check
       }
       local A = { integer = "an integer", number = "a number", boolean = "a boolean" }
       for _, name in ipairs(OPTIONS) do
@@ -333,7 +335,7 @@ describe("map.server (no nginx)", function()
       for _, name in ipairs(OPTIONS) do
         local spec, takers = OPTION[name].spec, OPTION[name].takers
         -- Out of range, for an algorithm that takes it.
-        local past = spec.type == "boolean" and "" or string.format(spec.type == "integer" and "%d" or "%.14g",
+        local past = (spec.type == "boolean" or spec.type == "string") and "" or string.format(spec.type == "integer" and "%d" or "%.14g",
           spec.max + 1)
         if past ~= "" then
           local opts = { width = 60, height = 20, seed = 1, algorithm = takers[1], [name] = tonumber(past) }
@@ -362,7 +364,10 @@ describe("map.server (no nginx)", function()
       for _, algorithm in ipairs(map.ALGORITHMS) do
         for _, option in ipairs(map.describe(algorithm).options) do
           local text = other_value(option)
-          local query = ("seed=3&width=40&height=20&algorithm=%s&%s=%s"):format(algorithm, option.name, text)
+          -- A string's every byte but letters and digits escaped, as the permalink has it.
+          local sent = option.type == "string" and text:gsub("[^%w]", function(c) return ("%%%02X"):format(c:byte()) end)
+            or text
+          local query = ("seed=3&width=40&height=20&algorithm=%s&%s=%s"):format(algorithm, option.name, sent)
           local opts = { width = 40, height = 20, seed = 3, algorithm = algorithm,
             [option.name] = option_value(option, text) }
           local status, _, body = server.respond(query .. "&format=text")
@@ -577,6 +582,9 @@ describe("map.server (no nginx)", function()
           for _, option in ipairs(map.describe(other).options) do
             if option.type == "boolean" then
               assert.truthy(fieldset:find('<input type="checkbox" name="' .. option.name .. '">', 1, true))
+            elseif option.type == "string" then
+              assert.truthy(fieldset:find(('<input name="%s" type="text" maxlength="%d" placeholder="%s"'):format(
+                option.name, option.max, server.escape_html(option.default_text)), 1, true), other .. " " .. option.name)
             else
               local fmt = option.type == "integer" and "%d" or "%.14g"
               assert.truthy(fieldset:find(('<input name="%s" type="number" min="%s" max="%s" step="%s"'
@@ -792,7 +800,8 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
     local A = { integer = "an integer", number = "a number", boolean = "a boolean" }
     for _, name in ipairs(OPTIONS) do
       local spec, taker = OPTION[name].spec, OPTION[name].takers[1]
-      for _, text in ipairs({ "abc", "1e3", "%3Cb%3E" }) do
+      -- Any text is a string: its meaning is the module's (a 400 too, spec above).
+      for _, text in ipairs(spec.type == "string" and {} or { "abc", "1e3", "%3Cb%3E" }) do
         local response = get(("?algorithm=%s&%s=%s&format=text"):format(taker, name, text))
         assert.are.equal(400, response.status, name .. "=" .. text)
         local decoded = text:gsub("%%3C", "<"):gsub("%%3E", ">")

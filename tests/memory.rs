@@ -23,7 +23,8 @@ const SHAPES: [(i64, i64); 5] = [(400, 400), (80, 50), (7, 32_000), (32_000, 7),
 #[test]
 fn generation_stays_within_its_bound() {
     let thin = [(3, 40_000), (40_000, 3), (6, 20_000)];
-    for algorithm in LIST {
+    // example refuses large maps (its own bound, below).
+    for algorithm in LIST.iter().filter(|a| a.name != "example") {
         let fits = |&(w, h): &(i64, i64)| {
             w >= algorithm.min_width as i64 && h >= algorithm.min_height as i64
         };
@@ -41,6 +42,27 @@ fn generation_stays_within_its_bound() {
             let what = format!("{} {w}x{h}", algorithm.name);
             check_level_peaks(&what, cells, (peak, json_peak), bound);
         }
+    }
+}
+
+/// `example` within the level's bound and its solver's (`wfc::bound`),
+/// which it checks is free before the solver starts.
+#[test]
+fn example_stays_within_its_bounds() {
+    use map::generators::example::{solver_bound, wfc};
+    for (w, h, sample) in [(48, 32, "caves"), (96, 64, "caves"), (40, 24, "overworld"), (12, 150, "rooms")] {
+        let params = Params {
+            algorithm: Arg::Str(b"example"),
+            ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(3))
+        }
+        .with(b"sample", Arg::Str(sample.as_bytes()));
+        let (level, peak) = peak_of(|| generate(&params).unwrap());
+        let (_, json_peak) = peak_of(|| json::level(&level));
+        let cells = (w * h) as usize;
+        let solver = solver_bound(sample, 3, (w as usize, h as usize));
+        assert!(solver >= wfc::bound(1, 1));
+        let bound = level::bound(cells) + solver;
+        check_level_peaks(&format!("example {w}x{h} {sample}"), cells, (peak, json_peak), bound);
     }
 }
 

@@ -286,7 +286,7 @@
 ---One option of an algorithm, as `map.describe` lists it.
 ---@class map.OptionDescription
 ---@field name string the option's name in `map.generate{...}`
----@field type "integer"|"number"|"boolean"
+---@field type "integer"|"number"|"boolean"|"string"
 ---@field min? number the smallest value (integers and numbers)
 ---@field max? number the largest value (integers and numbers)
 ---@field open_min? boolean numbers: whether `min` itself is excluded

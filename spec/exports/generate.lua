@@ -45,7 +45,8 @@ for _, shape in ipairs({ { 3, 30000 }, { 30000, 3 }, { 6, 20000 } }) do
   local w, h = shape[1], shape[2]
   for _, algorithm in ipairs(map.ALGORITHMS) do
     local d = map.describe(algorithm)
-    if w >= d.min_width and h >= d.min_height then
+    -- example refuses maps past its positions x patterns bound before starting (spec/example_spec.lua).
+    if w >= d.min_width and h >= d.min_height and algorithm ~= "example" then
       memory[#memory + 1] = { kind = "rows", once = true, what = algorithm, size = function() return w, h end,
         call = function() return map.generate { width = w, height = h, seed = 1, algorithm = algorithm,
           items = 0 } end }

@@ -49,8 +49,10 @@ pub const TERRAIN: Terrain = Terrain {
 pub const GENERATOR: Generator = Generator {
     name: "example",
     doc: "a level like an example map: wave function collapse (the overlapping model), fixed cells kept, connected",
-    min_width: 4,
-    min_height: 4,
+    // The registry's promise: every map of 12x9 or more is made (on the
+    // default sample, whose walls need room for its windows).
+    min_width: 12,
+    min_height: 9,
     options: &[SAMPLE, N, SYMMETRY, WRAPS, BLOCKING, FIXED, FIXED_X, FIXED_Y],
     terrain: &TERRAIN,
     hides: false,
@@ -64,8 +66,8 @@ pub const MAX_SAMPLE_SIDE: usize = 64;
 /// The most patterns (their numbers are `u16` in the solver).
 pub const MAX_PATTERNS: usize = 2048;
 /// Positions x patterns at most: the solver's memory and each attempt's
-/// work are proportional to it (about 26 bytes each).
-pub const MAX_WORK: usize = 1 << 21;
+/// work are proportional to it (`wfc::bound`: 74 bytes each at most).
+pub const MAX_WORK: usize = 3 << 20;
 /// Attempts at most, and the support updates of all of them: the bound on
 /// a call's time whatever the sample.
 pub const ATTEMPTS: usize = 20;
@@ -291,6 +293,21 @@ fn fixed_cells(
     Ok(cells)
 }
 
+/// The solver's memory bound (`wfc::bound`) for a `w` x `h` map from the
+/// built-in sample `name` at the default symmetries: what a call may use
+/// besides the level's own bound (`level::bound`), for tests/memory.rs.
+pub fn solver_bound(name: &str, n: usize, (w, h): (usize, usize)) -> usize {
+    let (text, blocking) = sample_text(name.as_bytes(), b"");
+    let read = read_sample(text, n, &byte_set(blocking)).expect("a built-in sample");
+    let sample = Sample {
+        width: read.width,
+        height: read.height,
+        cells: &read.cells,
+    };
+    let patterns = Patterns::read(&sample, n, Symmetry::All, false, MAX_PATTERNS).expect("patterns");
+    wfc::bound((w + 1 - n) * (h + 1 - n), patterns.len())
+}
+
 /// Everything checked and read before the solver starts.
 struct Problem {
     read: Read,
@@ -415,7 +432,7 @@ fn impose(
             }
         }
     }
-    wave.propagate(rules, work, &mut Vec::new())
+    wave.settle(rules, work)
 }
 
 /// The map the chosen patterns make: each cell from the position nearest

@@ -21,10 +21,18 @@ const DIRS: [(isize, isize); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 const OPPOSITE: [usize; 4] = [2, 3, 0, 1];
 
 /// The bytes a solver of `positions` positions over `patterns` patterns
-/// holds: a flag and four support counts (`u16`) a position and pattern,
-/// its snapshot as much again, and the queue's entries.
+/// holds, per position and pattern: a flag and four support counts
+/// (`u16`) in the snapshot and in the attempt's copy (18), and at most one
+/// ban each in the stack (8), the list of narrowed positions (8) and the
+/// queue (12), those three growing by doubling (x2); and the rules, a
+/// `u16` per pair of patterns and direction.
 pub fn bound(positions: usize, patterns: usize) -> usize {
-    positions.saturating_mul(patterns).saturating_mul(2 * 9 + 8)
+    let per = 18 + 2 * (8 + 8 + 12);
+    let rules = patterns.saturating_mul(patterns).saturating_mul(8);
+    positions
+        .saturating_mul(patterns)
+        .saturating_mul(per)
+        .saturating_add(rules)
 }
 
 /// Which patterns may sit next to which: `allowed(d, p)` lists those that
@@ -74,6 +82,9 @@ pub struct Wave {
     support: Vec<u16>,
     left: Vec<u32>,
     stack: Vec<(u32, u16)>,
+    /// Per position: listed in `touched` already (one queue entry per
+    /// position narrowed, not one per ban).
+    dirty: Vec<bool>,
 }
 
 /// A position left with no pattern: the position.
@@ -107,6 +118,7 @@ impl Wave {
             support,
             left: vec![count as u32; positions],
             stack: Vec::new(),
+            dirty: vec![false; positions],
         }
     }
 
@@ -142,10 +154,20 @@ impl Wave {
         Ok(())
     }
 
+    /// `propagate` before solving (the fixed cells): nothing is queued yet.
+    pub fn settle(&mut self, rules: &Rules, work: &mut u64) -> Result<(), Contradiction> {
+        let mut touched = Vec::new();
+        let settled = self.propagate(rules, work, &mut touched);
+        for j in touched {
+            self.dirty[j] = false;
+        }
+        settled
+    }
+
     /// Takes every ban to its consequences, listing in `touched` each
     /// position it narrowed; `work` counts the support updates, the
     /// solver's unit of time.
-    pub fn propagate(
+    fn propagate(
         &mut self,
         rules: &Rules,
         work: &mut u64,
@@ -169,7 +191,10 @@ impl Wave {
                     *s -= 1;
                     if *s == 0 {
                         self.ban(j, q)?;
-                        touched.push(j);
+                        if !self.dirty[j] {
+                            self.dirty[j] = true;
+                            touched.push(j);
+                        }
                     }
                 }
             }
@@ -222,6 +247,7 @@ impl Wave {
             }
             self.propagate(rules, work, &mut touched)?;
             for j in touched.drain(..) {
+                self.dirty[j] = false;
                 if self.left[j] > 1 {
                     queue.push(Reverse((self.left[j], keys[j], j as u32)));
                 }
