@@ -12,7 +12,6 @@ local body = assert(source:match('"' .. name .. '",%s*"[^"]*",%s*"\\\n(.-)",\n')
 local rows = {}
 for row in body:gmatch("([^\n]-)\\n\\\n") do rows[#rows + 1] = row end
 rows[#rows + 1] = body:match("([^\n]*)$")
-local text = table.concat(rows, "\n")
 
 local clock = os.clock
 for _, size in ipairs { { 48, 32 }, { 96, 64 } } do
@@ -25,13 +24,14 @@ for _, size in ipairs { { 48, 32 }, { 96, 64 } } do
   end
   local module_time = (clock() - t) / seeds
   local list, weights = wfc.patterns(rows, 3)
-  local lua_ok, lua_seeds = 0, math.max(1, seeds // 5)
+  local lua_ok, lua_seeds = 0, math.max(1, math.floor(seeds / 5))
   t = clock()
   for seed = 1, lua_seeds do
     math.randomseed(seed)
     if wfc.solve(list, weights, 3, w, h, 20) then lua_ok = lua_ok + 1 end
   end
   local lua_time = (clock() - t) / lua_seeds
-  print(("%s %dx%d: module %.1f ms/level (%d/%d made, connected), plain Lua %.1f ms/level (%d/%d solved, not connected), %.0fx"):format(
-    name, w, h, module_time * 1000, ok, seeds, lua_time * 1000, lua_ok, lua_seeds, lua_time / module_time))
+  print(("%s %dx%d: module %.1f ms/level (%d/%d made, connected), plain Lua %.1f ms/level"
+    .. " (%d/%d solved, not connected), %.0fx"):format(name, w, h,
+    module_time * 1000, ok, seeds, lua_time * 1000, lua_ok, lua_seeds, lua_time / module_time))
 end

@@ -58,7 +58,8 @@ local function interrupted(message)
 end
 
 -- What a named argument takes, for --help and messages, by name or type.
-local PLACEHOLDER = { integer = "N", number = "X", string = "TEXT", seed = "N", algorithm = "NAME", format = "text|json" }
+local PLACEHOLDER = { integer = "N", number = "X", string = "TEXT", seed = "N", algorithm = "NAME",
+  format = "text|json" }
 
 -- The help text, from the registry: every algorithm, its doc, its smallest
 -- size, its options with their types, ranges, defaults and docs.

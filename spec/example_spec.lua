@@ -5,7 +5,6 @@
 -- the success rate over seeds (the full 1000 seeds: `cargo test --release
 -- success_rates -- --ignored`).
 local map = require "map"
-local support = require "spec.support"
 
 -- The sample's windows (n x n, under the symmetries asked for, the sample
 -- wrapped when it wraps) as a set of strings, row after row.
@@ -163,7 +162,8 @@ describe("example", function()
     assert.has_error(function()
       map.generate { width = 40, height = 24, seed = 3, algorithm = "example", sample = OVERWORLD,
         blocking = "#~^", fixed = "~~~\n~.~\n~~~", fixed_x = 10, fixed_y = 8 }
-    end, "map.generate: fixed cell (12, 9) '~' cannot be kept: no window of the sample fits around it with the cells fixed before it")
+    end, "map.generate: fixed cell (12, 9) '~' cannot be kept: no window of the sample fits around it"
+      .. " with the cells fixed before it")
     assert.has_error(function()
       map.generate { width = 40, height = 24, seed = 3, algorithm = "example", sample = ROOMS, fixed = "x",
         fixed_x = 2, fixed_y = 2 }
@@ -185,24 +185,28 @@ describe("example", function()
     refused("", "sample is empty")
     refused("#", "sample is 1x1, smaller than its 3x3 windows")
     refused("#####\n#...#\n####", "sample: row 3 has 4 characters, row 1 has 5")
-    refused("#####\n#...#\n#####\n", "a 2000x2000 map from this sample is too large: 3992004 positions x 6 patterns, at most 3145728 (a smaller map, n or sample)",
+    refused("#####\n#...#\n#####\n", "a 2000x2000 map from this sample is too large: 3992004 positions x 6 patterns,"
+      .. " at most 3145728 (a smaller map, n or sample)",
       { width = 2000, height = 2000 })
     refused(("#"):rep(65) .. "\n" .. ("#"):rep(65), "sample is 65x2: at most 64x64")
     refused(("x"):rep(5000), "sample must be a string of at most 4160 bytes, got 5000 bytes")
     refused({ "###" }, "sample must be a string, got table")
-    refused("...\n...\n...", "sample's border must be one blocking character all round (its corner is '.', blocking is \"#\")")
+    refused("...\n...\n...",
+      "sample's border must be one blocking character all round (its corner is '.', blocking is \"#\")")
     refused("#####\n#####\n#####", "sample must have floor '.' (not blocking), for @ and >")
     refused("caves", 'symmetry must be "none", "rotations" or "all", got "some"', { symmetry = "some" })
     -- Patterns that cannot tile a level: a ring around one floor cell
     -- fits only a 3x3 map; solid rock is all a larger one can be.
-    refused("###\n#.#\n###", "no level from this sample in 20 attempts (0 contradictions, 20 cut off or without floor): another seed, a larger map or a smaller n may do")
+    refused("###\n#.#\n###", "no level from this sample in 20 attempts (0 contradictions, 20 cut off or without"
+      .. " floor): another seed, a larger map or a smaller n may do")
   end)
 
   it("succeeds on the built-in samples at 48x32 (the first seeds; the 1000 in cargo test --release)", function()
     for _, sample in ipairs { "caves", "caverns", "rooms", "dungeon", "overworld" } do
       local ok = 0
       for seed = 1, 10 do
-        if pcall(map.generate_text, { width = 48, height = 32, seed = seed, algorithm = "example", sample = sample }) then
+        local args = { width = 48, height = 32, seed = seed, algorithm = "example", sample = sample }
+        if pcall(map.generate_text, args) then
           ok = ok + 1
         end
       end

@@ -335,7 +335,8 @@ describe("map.server (no nginx)", function()
       for _, name in ipairs(OPTIONS) do
         local spec, takers = OPTION[name].spec, OPTION[name].takers
         -- Out of range, for an algorithm that takes it.
-        local past = (spec.type == "boolean" or spec.type == "string") and "" or string.format(spec.type == "integer" and "%d" or "%.14g",
+        local past = (spec.type == "boolean" or spec.type == "string") and ""
+          or string.format(spec.type == "integer" and "%d" or "%.14g",
           spec.max + 1)
         if past ~= "" then
           local opts = { width = 60, height = 20, seed = 1, algorithm = takers[1], [name] = tonumber(past) }
@@ -365,8 +366,8 @@ describe("map.server (no nginx)", function()
         for _, option in ipairs(map.describe(algorithm).options) do
           local text = other_value(option)
           -- A string's every byte but letters and digits escaped, as the permalink has it.
-          local sent = option.type == "string" and text:gsub("[^%w]", function(c) return ("%%%02X"):format(c:byte()) end)
-            or text
+          local function escaped(c) return ("%%%02X"):format(c:byte()) end
+          local sent = option.type == "string" and text:gsub("[^%w]", escaped) or text
           local query = ("seed=3&width=40&height=20&algorithm=%s&%s=%s"):format(algorithm, option.name, sent)
           local opts = { width = 40, height = 20, seed = 3, algorithm = algorithm,
             [option.name] = option_value(option, text) }
@@ -584,7 +585,8 @@ describe("map.server (no nginx)", function()
               assert.truthy(fieldset:find('<input type="checkbox" name="' .. option.name .. '">', 1, true))
             elseif option.type == "string" then
               assert.truthy(fieldset:find(('<input name="%s" type="text" maxlength="%d" placeholder="%s"'):format(
-                option.name, option.max, server.escape_html(option.default_text)), 1, true), other .. " " .. option.name)
+                option.name, option.max, server.escape_html(option.default_text)), 1, true),
+                other .. " " .. option.name)
             else
               local fmt = option.type == "integer" and "%d" or "%.14g"
               assert.truthy(fieldset:find(('<input name="%s" type="number" min="%s" max="%s" step="%s"'

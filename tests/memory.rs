@@ -50,7 +50,12 @@ fn generation_stays_within_its_bound() {
 #[test]
 fn example_stays_within_its_bounds() {
     use map::generators::example::{solver_bound, wfc};
-    for (w, h, sample) in [(48, 32, "caves"), (96, 64, "caves"), (40, 24, "overworld"), (12, 150, "rooms")] {
+    for (w, h, sample) in [
+        (48, 32, "caves"),
+        (96, 64, "caves"),
+        (40, 24, "overworld"),
+        (12, 150, "rooms"),
+    ] {
         let params = Params {
             algorithm: Arg::Str(b"example"),
             ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(3))
@@ -62,7 +67,12 @@ fn example_stays_within_its_bounds() {
         let solver = solver_bound(sample, 3, (w as usize, h as usize));
         assert!(solver >= wfc::bound(1, 1));
         let bound = level::bound(cells) + solver;
-        check_level_peaks(&format!("example {w}x{h} {sample}"), cells, (peak, json_peak), bound);
+        check_level_peaks(
+            &format!("example {w}x{h} {sample}"),
+            cells,
+            (peak, json_peak),
+            bound,
+        );
     }
 }
 
