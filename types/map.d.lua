@@ -216,6 +216,8 @@
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
+---@field vaults? nil not here: vaults applies only to levels carved from rock
+---@field arrive? nil not here: arrive applies only to levels carved from rock
 
 ---@alias map.ExampleOptions.Exact map.ExampleOptions & table<keyof map.ExampleOptions, any>
 

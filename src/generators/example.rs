@@ -38,10 +38,12 @@ pub use patterns::{Patterns, Sample, Symmetry};
 pub use samples::SAMPLES;
 use wfc::{Rules, Wave};
 
-/// The default sample's terrain (the registry's contract holds it to this);
-/// a sample's own characters and `blocking` are each level's.
+/// Any printable character a sample has, `#` blocking and the border on
+/// the default sample (the registry's contract holds it to this); a
+/// sample's own `blocking` and border are each level's. Not `ROCK`: vaults
+/// and `arrive` dig tunnels, which would break the sample's windows.
 pub const TERRAIN: Terrain = Terrain {
-    chars: b".#",
+    chars: b"!\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~",
     blocked: "#",
     border: crate::grid::WALL,
 };

@@ -86,7 +86,7 @@ impl Generator {
     /// Whether its levels are carved from rock (`ROCK`): vaults, `arrive`
     /// and their tunnels need rock to dig through.
     pub fn carves_rock(&self) -> bool {
-        std::ptr::eq(self.terrain, &ROCK)
+        self.terrain.chars == ROCK.chars && self.terrain.blocked == ROCK.blocked
     }
 }
 

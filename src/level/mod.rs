@@ -344,7 +344,7 @@ mod tests {
                 spec.unwrap().nothing().is_some()
             })
             .collect();
-        assert_eq!(nothing, ["doors", "loops", "braid"]);
+        assert_eq!(nothing, ["doors", "loops", "braid", "wraps"]);
         let zero = [
             (b"doors".as_slice(), Arg::Bool(false)),
             (b"loops", Arg::Int(0)),

@@ -53,14 +53,15 @@ fn check_windows(grid: &Grid, opts: &Options) {
 
 #[test]
 fn every_sample_makes_levels_whose_windows_are_the_samples() {
-    for (name, ..) in SAMPLES {
+    // The maze's levels are cut off (success_rates): none to check.
+    for (name, ..) in SAMPLES.iter().filter(|(name, ..)| *name != "maze") {
         let opts = options(name, &[]);
         for seed in 1..=20 {
             let (grid, layout) = run(&opts, (48, 32), seed).unwrap();
             check_windows(&grid, &opts);
             let blocked = layout.blocked.clone().unwrap();
             let terrain = Terrain {
-                chars: b"!\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~",
+                chars: TERRAIN.chars,
                 blocked: Box::leak(blocked.into_boxed_str()),
                 border: grid.cells()[0],
             };
