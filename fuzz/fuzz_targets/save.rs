@@ -468,6 +468,7 @@ fn crafted_level(u: &mut Unstructured) -> Result<()> {
         },
         placed,
         exits: Exits { exits, links },
+        blocked: None,
     };
     let fits = level.exits.exits.len() == level.rooms.len()
         && level.exits.links.len() == level.rooms.len()
