@@ -63,10 +63,12 @@ local function blocked_on(m)
 end
 
 -- The algorithms whose levels are carved from rock (map.describe's blocked
--- is "#"): those that take vaults and arrive, which dig tunnels through it.
+-- is "#", its characters floor and wall; not example's, any character of
+-- a sample): those that take vaults and arrive, which dig tunnels through it.
 local ROCK = {}
 for _, algorithm in ipairs(map.ALGORITHMS) do
-  if map.describe(algorithm).blocked == "#" then ROCK[#ROCK + 1] = algorithm end
+  local d = map.describe(algorithm)
+  if d.blocked == "#" and d.chars == ".#" then ROCK[#ROCK + 1] = algorithm end
 end
 
 -- A problem with the level `m` made from `opts`, or nil.

@@ -290,9 +290,9 @@
 ---@field name string the option's name in `map.generate{...}`
 ---@field type "integer"|"number"|"boolean"|"string"
 ---@field min? number the smallest value (integers and numbers)
----@field max? number the largest value (integers and numbers)
+---@field max? number the largest value (integers and numbers), the most bytes (strings)
 ---@field open_min? boolean numbers: whether `min` itself is excluded
----@field default? number|boolean nil where the default depends on the map
+---@field default? number|boolean|string nil where the default depends on the map
 ---@field default_text string the default in words (`"min(width, height)"`)
 ---@field doc string what it does
 
