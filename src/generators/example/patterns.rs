@@ -90,6 +90,11 @@ impl Patterns {
         self.weights.len()
     }
 
+    /// Never, once read: a sample of at least n x n has a window.
+    pub fn is_empty(&self) -> bool {
+        self.weights.is_empty()
+    }
+
     /// Pattern `p`'s character at (`dx`, `dy`) of its window.
     pub fn at(&self, p: usize, dx: usize, dy: usize) -> u8 {
         self.cells[p * self.n * self.n + dy * self.n + dx]
