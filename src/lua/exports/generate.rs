@@ -128,8 +128,9 @@ mod luajit {
     }
 
     /// Pushes the cells (row-major, one
-    /// string), width, height, seed, algorithm and the numbers (`Parts`).
-    /// Needs 6 slots, within the `LUA_MINSTACK` Lua guarantees, as `generate`
+    /// string), width, height, seed, algorithm, the numbers (`Parts`) and
+    /// the level's `blocked` (nil where `#` alone blocks: a sample's own on
+    /// `example`, so not the algorithm's to say). Needs 7 slots, within the `LUA_MINSTACK` Lua guarantees, as `generate`
     /// takes at most 3 arguments.
     ///
     /// # Safety
@@ -146,7 +147,13 @@ mod luajit {
             ffi::lua_pushinteger(l, level.seed as ffi::lua_Integer);
             ffi::lua_pushlstring(l, level.algorithm.as_ptr().cast(), level.algorithm.len());
             push_bytes(l, &parts.numbers);
-            6
+            match level.blocked() {
+                Some(blocked) => {
+                    push_bytes(l, blocked.as_bytes());
+                }
+                None => ffi::lua_pushnil(l),
+            }
+            7
         }
     }
 

@@ -30,14 +30,6 @@ local generate_parts = helpers.generate_parts
 -- errors.
 local parse_size = helpers.parse_size
 
--- The algorithms whose levels carry `blocked` (more than "#" blocks
--- walking), as push_level sets it: describe says.
-local BLOCKED = {}
-for _, name in ipairs(map.ALGORITHMS) do
-  local blocked = map.describe(name).blocked
-  if blocked ~= "#" then BLOCKED[name] = blocked end
-end
-
 -- parse's map, built in the order of push_parsed in src/lua/exports/parse.rs.
 local function parsed(text, w, h, px, py, sx, sy)
   local m = new_tab(h, 4)
@@ -82,8 +74,9 @@ end
 -- generate's level, built in the order and with the sizes of push_level in
 -- src/lua/shared/level_table.rs, from its numbers (Parts in
 -- src/lua/exports/generate.rs), read
--- from `numbers` (which this frame keeps alive) from index 0.
-local function level(cells, w, h, seed, algorithm, numbers)
+-- from `numbers` (which this frame keeps alive) from index 0; `blocked` the
+-- level's own (nil where "#" alone blocks), as push_level sets it.
+local function level(cells, w, h, seed, algorithm, numbers, blocked)
   local f = ffi_cast(u32s, numbers)
   local m = new_tab(h, LEVEL_FIELDS)
   split(m, cells, w, h)
@@ -91,7 +84,7 @@ local function level(cells, w, h, seed, algorithm, numbers)
   m.height = h
   m.seed = seed
   m.algorithm = algorithm
-  m.blocked = BLOCKED[algorithm]
+  m.blocked = blocked
   local n = f[4]
   local rooms = new_tab(n, 0)
   local i = 4
