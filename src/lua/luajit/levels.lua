@@ -9,7 +9,7 @@
 
 local map, route, rules, shared = ...
 
-local select, type, ipairs = select, type, ipairs
+local select, type = select, type
 local new_tab = require("table.new")
 local CH, split = shared.CH, shared.split
 -- (name, f) -> f wrapped as tables.lua says.
