@@ -172,7 +172,7 @@ describe("make install", function()
         { "maps/?width=121&format=text", "width must be an integer of at most 120 (server limit), got '121'\n" },
         { "maps/?height=81&format=text", "height must be an integer of at most 80 (server limit), got '81'\n" },
         { "maps/?width=abc&format=text", "width must be an integer, got 'abc'\n" },
-        { "maps/?seed=abc&format=json", "seed must be an integer from -2^53 to 2^53, got 'abc'\n" },
+        { "maps/?seed=abc&format=json", '{"error":"seed must be an integer from -2^53 to 2^53, got \'abc\'"}' },
         { "maps/?colour=red&format=text", nil },
       }
       for _, case in ipairs(cases) do
