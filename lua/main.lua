@@ -74,7 +74,7 @@ local function help()
     "  seed              an integer with |seed| <= 2^53 (default: a fresh one, shown on stderr as \"seed: N\")",
     "  algorithm         " .. table.concat(args.ALGORITHMS, ", ") .. " (default " .. args.DEFAULT_ALGORITHM .. ")",
     "  --width=N --height=N --seed=N --algorithm=NAME",
-    "                    the same, by name; named and positional arguments mix freely",
+    "                    the same, by name (--width 80 too); named and positional arguments mix freely",
     "  --format=text|json",
     "                    the text (default) or the level as JSON",
     "  --OPTION=VALUE    an option of the algorithm, below; a boolean one alone (--doors) is true",
@@ -101,14 +101,36 @@ local function help()
   return table.concat(lines, "\n") .. "\n"
 end
 
+-- Whether `--name` takes a value (`--name=value` or `--name value`): all
+-- but the boolean options, which alone mean true.
+local function takes_value(name)
+  local kind = args.OPTION_TYPES[name]
+  return name == "width" or name == "height" or name == "seed" or name == "algorithm" or name == "format"
+    or kind ~= nil and kind ~= "boolean"
+end
+
+-- One "--" argument at list[i]: its name and value, and the index of the
+-- next argument (a value given apart, `--fill 0.3`, is taken with it).
+local function named(list, i)
+  local a = list[i]
+  local name, value = a:match("^%-%-([^=]*)=(.*)$")
+  if name == "" then usage_error("'" .. a .. "' names no option") end
+  if name then return name, value, i + 1 end
+  name = a:sub(3)
+  if takes_value(name) and list[i + 1] ~= nil then return name, list[i + 1], i + 2 end
+  return name, true, i + 1
+end
+
 -- The arguments as texts by name, positional and named alike: given[name]
--- is the text, or true for a named one without "=" (--doors). After "--"
--- every argument is positional; before it, "-" and a letter is an option,
--- and "-" and a digit a negative number.
+-- is the text, or true for a named one without a value (--doors). After
+-- "--" every argument is positional; before it, "-" and a letter is an
+-- option, and "-" and a digit a negative number.
 local function collect(list)
   local given, next_position, options_end = {}, 1, false
-  for _, a in ipairs(list) do
-    local name, value
+  local i = 1
+  while list[i] ~= nil do
+    local a, name, value = list[i], nil, nil
+    local after = i + 1
     if a == "--" and not options_end then
       options_end = true
     elseif options_end or not a:match("^%-") or a:match("^%-[%d.]") or a == "-" then
@@ -124,14 +146,13 @@ local function collect(list)
     elseif a:sub(1, 2) ~= "--" then
       usage_error("unknown option " .. args.shown(a))
     else
-      name, value = a:match("^%-%-([^=]*)=(.*)$")
-      if not name then name, value = a:sub(3), true end
-      if name == "" then usage_error("'" .. a .. "' names no option") end
+      name, value, after = named(list, i)
     end
     if name then
       if given[name] ~= nil then usage_error(name .. " given twice") end
       given[name] = value
     end
+    i = after
   end
   return given
 end
@@ -173,14 +194,20 @@ end
 -- the seed catalogue (map.stats), one line per seed.
 local function stats(list)
   local rest, seeds, csv = {}, nil, false
-  for _, a in ipairs(list) do
+  local i = 1
+  while list[i] ~= nil do
+    local a = list[i]
     if a:match("^%-%-seeds=") then
       seeds = a:sub(9)
+    elseif a == "--seeds" then -- --seeds A..B
+      i = i + 1
+      seeds = list[i]
     elseif a == "--csv" then
       csv = true
     else
       rest[#rest + 1] = a
     end
+    i = i + 1
   end
   local first, last = (seeds or ""):match("^(%-?%d+)%.%.(%-?%d+)$")
   local from, to = tonumber(first), tonumber(last)
@@ -194,7 +221,7 @@ local function stats(list)
   local ok, problem = pcall(require("map.stats").catalogue, options, from, to, csv, output)
   if not ok then
     if interrupted(problem) then os.exit(130) end
-    usage_error(tostring(problem))
+    usage_error(args.unprefixed(tostring(problem)))
   end
 end
 
@@ -214,7 +241,7 @@ local function main()
       io.stderr:write(NAME, ": ", result, "\n")
       os.exit(1)
     end
-    usage_error(result)
+    usage_error(args.unprefixed(result))
   end
   -- An unseeded map can be made again: its seed goes to stderr, stdout stays the map.
   if fresh then io.stderr:write(("seed: %d\n"):format(options.seed)) end

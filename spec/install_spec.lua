@@ -77,7 +77,7 @@ describe("make install", function()
     out = run(shell_quote(command) .. " --version")
     assert.are.equal("map " .. map.VERSION .. " (Lua 5.4)\n", out)
     out = run(shell_quote(command) .. " 3 2>&1; echo \"exit=$?\"")
-    assert.are.equal("map: map.generate_text: width must be an integer >= 6, got 3 (map --help for usage)\nexit=2\n",
+    assert.are.equal("map: width must be an integer >= 6, got 3 (map --help for usage)\nexit=2\n",
       out)
   end)
 

@@ -259,7 +259,7 @@ function M.respond(raw_query, deps, config)
       local status, headers, body = plain(500, "internal error")
       return status, headers, body, result
     end
-    return refuse(raw_query, (result:gsub("^map%.[%w_]+: ", "")), config)
+    return refuse(raw_query, args.unprefixed(result), config)
   end
 
   local body
