@@ -47,6 +47,25 @@ describe("what is made from the module by `make readme`", function()
     assert.are.equal(map.ALGORITHMS, game.ALGORITHMS)
   end)
 
+  it("the rockspec's description counts and names the generators of map.ALGORITHMS", function()
+    -- How the description names each generator; a new one fails here until
+    -- it has its words (and the rockspec says them).
+    local WORDS = { rooms = "rooms and corridors", cave = "caves", bsp = "BSP", cellular = "cellular automata",
+      drunkard = "drunkard's walk", maze = "mazes", overworld = "overworlds" }
+    local COUNTS = { "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve" }
+    local ls = assert(io.popen("ls map-*.rockspec"))
+    local file = ls:read("*l")
+    ls:close()
+    local detailed = assert(support.read_file(file):match("detailed = %[%[(.-)%]%]"), file):gsub("%s+", " ")
+    local count, list = detailed:match("^ ?(%a+) map generators %(([^)]*)%)")
+    assert.are.equal(COUNTS[#map.ALGORITHMS], count, file .. ": the count of generators")
+    local named = {}
+    for _, name in ipairs(map.ALGORITHMS) do
+      named[#named + 1] = assert(WORDS[name], "no words for the generator " .. name .. " in this spec")
+    end
+    assert.are.equal(table.concat(named, ", "), list, file .. ": the generators, in map.ALGORITHMS' order")
+  end)
+
   it("docs/autotile-blob.svg pictures the 47 blob masks as the module numbers them", function()
     assert.are.equal(dofile("docs/blob_tiles.lua"), support.read_file("docs/autotile-blob.svg"), "run `make readme`")
   end)
