@@ -43,8 +43,10 @@ $(PROBE)/5.1/map.so: FORCE
 # The module's Lua side, installed beside it (share/lua/5.4/map/, share/lua/5.1/map/):
 # map.args (the CLI's and the server's reading of arguments) and map.server
 # (the OpenResty handler, docs/server.md) with its parts map.query (the query
-# string) and map.page (the HTML).
-LUA_MODULES := lua/map/args.lua lua/map/stats.lua lua/map/server.lua lua/map/query.lua lua/map/page.lua
+# string) and map.page (the HTML); map.love, the loader a LÖVE game uses
+# (docs/love.md).
+LUA_MODULES := lua/map/args.lua lua/map/stats.lua lua/map/server.lua lua/map/query.lua lua/map/page.lua \
+	lua/map/love.lua
 
 # The `map` command is lua/main.lua, run by BIN_LUA (found on PATH when it
 # runs; `make install BIN_LUA=luajit` for LuaJIT). It loads the module and
@@ -107,8 +109,12 @@ test-host: all probe
 play: $(BUILD)/5.1/map.so
 	examples/love/play.sh
 
+# test-love plays the demo, then tests the loader, map.love, in the eight
+# places a shipped game has its module (tests/love/run.sh, docs/love.md;
+# no display needed, under a second).
 test-love: $(BUILD)/5.1/map.so $(BUILD)/5.4/map.so
 	examples/love/test.sh
+	tests/love/run.sh
 
 # The map page in headless Chromium (tests/browser/): its DOM, its form and
 # screenshots, against nginx on a free port. `make test-browser

@@ -61,6 +61,7 @@ build = {
       ["map.server"] = "lua/map/server.lua",
       ["map.query"] = "lua/map/query.lua",
       ["map.page"] = "lua/map/page.lua",
+      ["map.love"] = "lua/map/love.lua",
     },
     bin = { map = "lua/main.lua" },
   },
