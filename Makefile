@@ -179,3 +179,9 @@ rock:
 	@command -v $(CARGO) >/dev/null || { echo "map: building needs Rust's cargo (https://rustup.rs)" >&2; exit 1; }
 	$(CARGO) build --locked --release --features $(FLAVOUR) --target-dir target/$(FLAVOUR)
 	install -C -D -m 755 target/$(FLAVOUR)/release/libmap.so build/rock/map.so
+	sed 's|^local BUILT_FOR = nil$$|local BUILT_FOR = $(BUILT_FOR)|' lua/main.lua >build/rock/map
+	grep -q '^local BUILT_FOR = ' build/rock/map
+
+# The interpreter the rock's command runs itself on when luarocks' wrapper
+# starts plain lua5.1 (lua/main.lua): LuaJIT's absolute path, as a Lua string.
+BUILT_FOR = $(if $(filter luajit,$(FLAVOUR)),"$(shell command -v $(LUA))",nil)

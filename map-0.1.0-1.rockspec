@@ -63,9 +63,11 @@ build = {
       ["map.page"] = "lua/map/page.lua",
       ["map.love"] = "lua/map/love.lua",
     },
-    bin = { map = "lua/main.lua" },
+    -- lua/main.lua, with the LuaJIT it was built for written in (Makefile).
+    bin = { map = "build/rock/map" },
   },
-  copy_directories = { "types" },
+  -- docs/: `luarocks doc map` opens docs/index.md.
+  copy_directories = { "types", "docs" },
 }
 -- `luarocks test` in the sources: the specs that need only the module, run
 -- against the tree the rock is installed in, on its interpreter (.busted's

@@ -8,8 +8,33 @@
 local NAME = (arg and arg[0] or ""):match("[^/]+$") or "main.lua"
 local HINT = " (" .. (NAME:match("%.lua$") and "lua " .. NAME or NAME) .. " --help for usage)"
 
+-- The LuaJIT the rock was built with, or nil: the Makefile's `rock` target
+-- writes its path here in the copy it installs. luarocks' wrapper for a
+-- LuaJIT tree starts plain lua5.1 unless luarocks is configured otherwise
+-- (its lua_interpreter), and this file then runs itself again on LuaJIT.
+---@type string?
+local BUILT_FOR = nil
+
+-- A word for sh, quoted.
+local function quoted(s)
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+-- Runs this file with the same arguments and paths on `lua`; its exit status.
+local function run_on(lua)
+  local words = { "exec env", "LUA_PATH=" .. quoted(package.path), "LUA_CPATH=" .. quoted(package.cpath),
+    "MAP_RERUN=1", quoted(lua), quoted(arg[0]) }
+  for i = 1, #arg do words[#words + 1] = quoted(arg[i]) end
+  local status = os.execute(table.concat(words, " "))
+  -- Lua 5.1's os.execute gives system()'s status: the exit code times 256,
+  -- or the signal that ended the command.
+  if status % 256 ~= 0 then return 128 + status % 128 end
+  return math.floor(status / 256)
+end
+
 ---@diagnostic disable-next-line: unnecessary-if (type checkers assume LuaJIT; plain Lua 5.1 gets here)
 if _VERSION == "Lua 5.1" and not jit then
+  if BUILT_FOR and not os.getenv("MAP_RERUN") then os.exit(run_on(BUILT_FOR)) end
   io.stderr:write(NAME, ": needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n")
   os.exit(1)
 end
@@ -109,16 +134,20 @@ local function takes_value(name)
     or kind ~= nil and kind ~= "boolean"
 end
 
--- One "--" argument at list[i]: its name and value, and the index of the
--- next argument (a value given apart, `--fill 0.3`, is taken with it).
-local function named(list, i)
-  local a = list[i]
+-- One "--" argument `a`: its name and value, and how many arguments it
+-- took (2 when its value is `following`, given apart: `--fill 0.3`).
+---@param a string
+---@param following string?
+---@return string name
+---@return string|true value
+---@return integer taken
+local function named(a, following)
   local name, value = a:match("^%-%-([^=]*)=(.*)$")
   if name == "" then usage_error("'" .. a .. "' names no option") end
-  if name then return name, value, i + 1 end
+  if name and value then return name, value, 1 end
   name = a:sub(3)
-  if takes_value(name) and list[i + 1] ~= nil then return name, list[i + 1], i + 2 end
-  return name, true, i + 1
+  if takes_value(name) and following ~= nil then return name, following, 2 end
+  return name, true, 1
 end
 
 -- The arguments as texts by name, positional and named alike: given[name]
@@ -129,8 +158,7 @@ local function collect(list)
   local given, next_position, options_end = {}, 1, false
   local i = 1
   while list[i] ~= nil do
-    local a, name, value = list[i], nil, nil
-    local after = i + 1
+    local a, name, value, taken = list[i], nil, nil, 1
     if a == "--" and not options_end then
       options_end = true
     elseif options_end or not a:match("^%-") or a:match("^%-[%d.]") or a == "-" then
@@ -146,13 +174,13 @@ local function collect(list)
     elseif a:sub(1, 2) ~= "--" then
       usage_error("unknown option " .. args.shown(a))
     else
-      name, value, after = named(list, i)
+      name, value, taken = named(a, list[i + 1])
     end
     if name then
       if given[name] ~= nil then usage_error(name .. " given twice") end
       given[name] = value
     end
-    i = after
+    i = i + taken
   end
   return given
 end

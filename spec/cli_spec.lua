@@ -310,6 +310,31 @@ describe("main.lua", function()
     end
   end)
 
+  it("runs itself on the LuaJIT it was built for when started by plain Lua 5.1 (the rock's wrapper)", function()
+    local dir = run("mktemp -d /tmp/map-cli-spec.XXXXXX"):gsub("\n$", "")
+    finally(function() os.execute("rm -rf " .. support.shell_quote(dir)) end)
+    local luajit = run("command -v luajit"):gsub("\n$", "")
+    local main, count = support.read_file("lua/main.lua"):gsub("\nlocal BUILT_FOR = nil\n",
+      ("\nlocal BUILT_FOR = %q\n"):format(luajit))
+    assert.are.equal(1, count, "lua/main.lua has no BUILT_FOR line for the Makefile's rock target")
+    local f = assert(io.open(dir .. "/map", "wb"))
+    f:write(main)
+    f:close()
+    local how = { main = dir .. "/map", interpreter = "lua5.1", cwd = "/tmp", cpath = ROOT .. "/build/lib/lua/5.1/?.so",
+      path = ROOT .. "/lua/?.lua" }
+    local out, err, code = support.run_main(how, "60", "20", "42", "--algorithm", "cave")
+    assert.are.same({ 0, "", map.generate_text { width = 60, height = 20, seed = 42, algorithm = "cave" } .. "\n" },
+      { code, err, out })
+    out, err, code = support.run_main(how, "3", "it's")
+    assert.are.same({ 2, "", "map: height must be an integer, got 'it's' (map --help for usage)\n" }, { code, out, err })
+    out = support.run_main(how, "--version")
+    assert.truthy(out:find("(LuaJIT ", 1, true), out)
+    -- Without BUILT_FOR (a checkout's main.lua), plain Lua 5.1 is refused.
+    how.main = ROOT .. "/lua/main.lua"
+    out, err, code = support.run_main(how, "60", "20", "42")
+    assert.are.same({ 1, "", "main.lua: needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n" }, { code, out, err })
+  end)
+
   it("finds the module `make` built from any directory, and the installed one without a checkout", function()
     -- From elsewhere, with paths that hold no module: it finds build/ beside itself.
     local nowhere = "/nonexistent/?.so"
