@@ -378,8 +378,10 @@
 
 ---@alias map.WalkOptions.Exact map.WalkOptions & table<keyof map.WalkOptions, any>
 
----@class map.LevelAnalyzeOptions: map.WalkOptions
+---@class (exact) map.LevelAnalyzeOptions: map.WalkOptions
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
+
+---@alias map.LevelAnalyzeOptions.Exact map.LevelAnalyzeOptions & table<keyof map.LevelAnalyzeOptions, any>
 
 ---What `map.parse` returns: the map a text draws, and its `@` and `>`.
 ---@class map.Parsed
@@ -621,33 +623,49 @@ function map.autotile(m, options) end
 
 ---@alias map.LevelOptions.Exact map.LevelOptions & table<keyof map.LevelOptions, any>
 
----@class map.LevelFovOptions
+---@class (exact) map.LevelFovOptions
 ---@field opaque? string the characters that block sight, default "#+"
 ---@field into? map.Field a memory of the level's size: the cells seen are marked in it, and their count returned instead of a field
 
+---@alias map.LevelFovOptions.Exact map.LevelFovOptions & table<keyof map.LevelFovOptions, any>
+
 ---`lvl:fov`'s options with `into`, which make it return a count.
----@class map.LevelFovInto: map.LevelFovOptions
+---@class (exact) map.LevelFovInto: map.LevelFovOptions
 ---@field into map.Field a memory of the level's size (`map.field`, `lvl:field()`)
 
----@class map.LevelDistancesOptions: map.DistancesOptions
+---@alias map.LevelFovInto.Exact map.LevelFovInto & table<keyof map.LevelFovInto, any>
+
+---@class (exact) map.LevelDistancesOptions: map.DistancesOptions
 ---@field known? map.Known|map.Field only known cells may be entered: a table of rows, or a field of flags (a memory, a fov field)
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
 
----@class map.LevelFleeOptions: map.LevelDistancesOptions
+---@alias map.LevelDistancesOptions.Exact map.LevelDistancesOptions & table<keyof map.LevelDistancesOptions, any>
+
+---@class (exact) map.LevelFleeOptions: map.LevelDistancesOptions
 ---@field factor? number from -10 to -0.1, default -1.2: the distances times this, so that running past a source to the far side pays
 
----@class map.LevelStepOptions: map.StepOptions
+---@alias map.LevelFleeOptions.Exact map.LevelFleeOptions & table<keyof map.LevelFleeOptions, any>
+
+---@class (exact) map.LevelStepOptions: map.StepOptions
 ---@field known? map.Known|map.Field only known cells may be entered: a table of rows, or a field of flags
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
 
----@class map.CanStepOptions: map.WalkOptions
+---@alias map.LevelStepOptions.Exact map.LevelStepOptions & table<keyof map.LevelStepOptions, any>
+
+---@class (exact) map.CanStepOptions: map.WalkOptions
 ---@field occupied? boolean default false: an occupied cell cannot be entered
 
----@class map.LevelExploreOptions: map.ExploreOptions
+---@alias map.CanStepOptions.Exact map.CanStepOptions & table<keyof map.CanStepOptions, any>
+
+---@class (exact) map.LevelExploreOptions: map.ExploreOptions
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
 
----@class map.LevelSampleOptions: map.SampleOptions
+---@alias map.LevelExploreOptions.Exact map.LevelExploreOptions & table<keyof map.LevelExploreOptions, any>
+
+---@class (exact) map.LevelSampleOptions: map.SampleOptions
 ---@field occupied? boolean default false: occupied cells are not drawn
+
+---@alias map.LevelSampleOptions.Exact map.LevelSampleOptions & table<keyof map.LevelSampleOptions, any>
 
 ---A level in native memory (userdata, metatable "map.level"): its terrain,
 ---the things moved out of it, which cells are occupied and, when generated,
@@ -729,12 +747,12 @@ function NativeLevel:field() end
 ---@param x integer
 ---@param y integer
 ---@param radius? integer >= 0, default unlimited
----@param options? map.LevelFovOptions
+---@param options? map.LevelFovOptions.Exact
 ---@return map.Field
----@overload fun(self: map.NativeLevel, x: integer, y: integer, radius?: integer, options?: map.LevelFovOptions): map.Field
----@overload fun(self: map.NativeLevel, origin: map.Position, radius?: integer, options?: map.LevelFovOptions): map.Field
----@overload fun(self: map.NativeLevel, x: integer, y: integer, radius: integer|nil, options: map.LevelFovInto): integer
----@overload fun(self: map.NativeLevel, origin: map.Position, radius: integer|nil, options: map.LevelFovInto): integer
+---@overload fun(self: map.NativeLevel, x: integer, y: integer, radius?: integer, options?: map.LevelFovOptions.Exact): map.Field
+---@overload fun(self: map.NativeLevel, origin: map.Position, radius?: integer, options?: map.LevelFovOptions.Exact): map.Field
+---@overload fun(self: map.NativeLevel, x: integer, y: integer, radius: integer|nil, options: map.LevelFovInto.Exact): integer
+---@overload fun(self: map.NativeLevel, origin: map.Position, radius: integer|nil, options: map.LevelFovInto.Exact): integer
 function NativeLevel:fov(x, y, radius, options) end
 
 ---`map.visible` on the level.
@@ -742,23 +760,23 @@ function NativeLevel:fov(x, y, radius, options) end
 ---@param y1 integer
 ---@param x2 integer
 ---@param y2 integer
----@param options? map.VisibleOptions
+---@param options? map.VisibleOptions.Exact
 ---@return boolean
----@overload fun(self: map.NativeLevel, from: map.Position, to: map.Position, options?: map.VisibleOptions): boolean
----@overload fun(self: map.NativeLevel, from: map.Position, x2: integer, y2: integer, options?: map.VisibleOptions): boolean
----@overload fun(self: map.NativeLevel, x1: integer, y1: integer, to: map.Position, options?: map.VisibleOptions): boolean
+---@overload fun(self: map.NativeLevel, from: map.Position, to: map.Position, options?: map.VisibleOptions.Exact): boolean
+---@overload fun(self: map.NativeLevel, from: map.Position, x2: integer, y2: integer, options?: map.VisibleOptions.Exact): boolean
+---@overload fun(self: map.NativeLevel, x1: integer, y1: integer, to: map.Position, options?: map.VisibleOptions.Exact): boolean
 function NativeLevel:visible(x1, y1, x2, y2, options) end
 
 ---`map.distances` on the level, as a field of values (with `max`, only the
 ---window within `max` of the sources is held).
 ---@param sources map.Source|map.Source[]
----@param options? map.LevelDistancesOptions
+---@param options? map.LevelDistancesOptions.Exact
 ---@return map.Field
 function NativeLevel:distances(sources, options) end
 
 ---`map.flee` on the level, as a field of values.
 ---@param sources map.Source|map.Source[]
----@param options? map.LevelFleeOptions
+---@param options? map.LevelFleeOptions.Exact
 ---@return map.Field
 function NativeLevel:flee(sources, options) end
 
@@ -767,12 +785,12 @@ function NativeLevel:flee(sources, options) end
 ---@param y1 integer
 ---@param x2 integer
 ---@param y2 integer
----@param options? map.LevelDistancesOptions
+---@param options? map.LevelDistancesOptions.Exact
 ---@return map.Position[]? path
 ---@return string? why
----@overload fun(self: map.NativeLevel, start: map.Position, goal: map.Position, options?: map.LevelDistancesOptions): map.Position[]?, string?
----@overload fun(self: map.NativeLevel, start: map.Position, x2: integer, y2: integer, options?: map.LevelDistancesOptions): map.Position[]?, string?
----@overload fun(self: map.NativeLevel, x1: integer, y1: integer, goal: map.Position, options?: map.LevelDistancesOptions): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, start: map.Position, goal: map.Position, options?: map.LevelDistancesOptions.Exact): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, start: map.Position, x2: integer, y2: integer, options?: map.LevelDistancesOptions.Exact): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, x1: integer, y1: integer, goal: map.Position, options?: map.LevelDistancesOptions.Exact): map.Position[]?, string?
 function NativeLevel:path(x1, y1, x2, y2, options) end
 
 ---`map.step` on the level: one step downhill on `d` (a field of values or a
@@ -780,10 +798,10 @@ function NativeLevel:path(x1, y1, x2, y2, options) end
 ---@param d map.Field|map.DistanceMap
 ---@param x integer
 ---@param y integer
----@param options? map.LevelStepOptions
+---@param options? map.LevelStepOptions.Exact
 ---@return integer? x
 ---@return integer? y
----@overload fun(self: map.NativeLevel, d: map.Field|map.DistanceMap, from: map.Position, options?: map.LevelStepOptions): integer?, integer?
+---@overload fun(self: map.NativeLevel, d: map.Field|map.DistanceMap, from: map.Position, options?: map.LevelStepOptions.Exact): integer?, integer?
 function NativeLevel:step(d, x, y, options) end
 
 ---`lvl:step` for each mover in order, each moved in place (its `x`, `y`
@@ -791,7 +809,7 @@ function NativeLevel:step(d, x, y, options) end
 ---occupies the new one, so later movers see it. Returns how many moved.
 ---@param d map.Field|map.DistanceMap
 ---@param movers map.Position[]
----@param options? map.LevelStepOptions
+---@param options? map.LevelStepOptions.Exact
 ---@return integer moved
 function NativeLevel:steps(d, movers, options) end
 
@@ -802,9 +820,9 @@ function NativeLevel:steps(d, movers, options) end
 ---@param y integer
 ---@param dx integer
 ---@param dy integer
----@param options? map.CanStepOptions
+---@param options? map.CanStepOptions.Exact
 ---@return boolean
----@overload fun(self: map.NativeLevel, from: map.Position, dx: integer, dy: integer, options?: map.CanStepOptions): boolean
+---@overload fun(self: map.NativeLevel, from: map.Position, dx: integer, dy: integer, options?: map.CanStepOptions.Exact): boolean
 function NativeLevel:can_step(x, y, dx, dy, options) end
 
 ---`map.explore` on the level; `known` a table of rows or a field of flags
@@ -812,15 +830,15 @@ function NativeLevel:can_step(x, y, dx, dy, options) end
 ---@param known map.Known|map.Field
 ---@param x integer
 ---@param y integer
----@param options? map.LevelExploreOptions
+---@param options? map.LevelExploreOptions.Exact
 ---@return map.Position[]? path
 ---@return string? why
----@overload fun(self: map.NativeLevel, known: map.Known|map.Field, start: map.Position, options?: map.LevelExploreOptions): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, known: map.Known|map.Field, start: map.Position, options?: map.LevelExploreOptions.Exact): map.Position[]?, string?
 function NativeLevel:explore(known, x, y, options) end
 
 ---`map.sample` on the level.
 ---@param count integer >= 0
----@param options? map.LevelSampleOptions
+---@param options? map.LevelSampleOptions.Exact
 ---@return map.Position[]
 function NativeLevel:sample(count, options) end
 
@@ -832,18 +850,18 @@ function NativeLevel:reachable() end
 
 ---`map.analyze` on the level's terrain (its things moved out: a generated
 ---level's `@` is at `lvl.player`) and, when generated, its rooms' links.
----@param options? map.LevelAnalyzeOptions
+---@param options? map.LevelAnalyzeOptions.Exact
 ---@return map.Analysis
 function NativeLevel:analyze(options) end
 
 ---`map.autotile` on the level.
----@param options? map.AutotileOptions
+---@param options? map.AutotileOptions.Exact
 ---@return (integer|false)[][]
 function NativeLevel:autotile(options) end
 
 ---`map.light` on the level.
 ---@param lights map.Light[]
----@param options? map.LightOptions
+---@param options? map.LightOptions.Exact
 ---@return map.LightMap
 function NativeLevel:light(lights, options) end
 
