@@ -586,6 +586,57 @@ function map.visible(m, x1, y1, x2, y2, options) end
 ---@return map.Parsed
 function map.parse(text) end
 
+---`map.to_tiled`'s options: Tiled's JSON map (`.tmj`) or its Lua export.
+---@class (exact) map.TiledOptions
+---@field format? "json"|"lua" default "json"; "lua" is Tiled's Lua export, which STI loads
+---@field tiles? string the game's tiles: the character of tile id 0, 1, ... (default the 256 bytes, CP437's order)
+---@field tile_width? integer 1 to 4096 pixels, default 16
+---@field tile_height? integer 1 to 4096 pixels, default 16
+---@field image? string the tileset's image file, default "cp437_16x16.png"
+
+---@alias map.TiledOptions.Exact map.TiledOptions & table<keyof map.TiledOptions, any>
+
+---`map.from_tiled`'s options.
+---@class (exact) map.FromTiledOptions
+---@field tiles? string the characters of tile ids that carry no `char` property
+---@field empty? string the character of an empty cell (gid 0), default " "
+
+---@alias map.FromTiledOptions.Exact map.FromTiledOptions & table<keyof map.FromTiledOptions, any>
+
+---`map.to_xp`'s and `map.from_xp`'s options.
+---@class (exact) map.XpOptions
+---@field glyphs? string pairs of a map's character and its glyph, CP437 characters in UTF-8 (`"#█.·"`)
+
+---@alias map.XpOptions.Exact map.XpOptions & table<keyof map.XpOptions, any>
+
+---The map as a Tiled map: JSON (`.tmj`) or Tiled's Lua export. One tile
+---layer, one tileset whose every tile carries its character as the
+---property `char`. Errors on a character not in `options.tiles`.
+---@param m map.Map
+---@param options? map.TiledOptions.Exact
+---@return string
+function map.to_tiled(m, options) end
+
+---The map a Tiled JSON map draws (layer data an array, or base64, plain,
+---zlib or gzip), as `map.parse` returns it.
+---@param text string
+---@param options? map.FromTiledOptions.Exact
+---@return map.Parsed
+function map.from_tiled(text, options) end
+
+---The map as a REXPaint image: the gzipped bytes of an `.xp` file.
+---@param m map.Map
+---@param options? map.XpOptions.Exact
+---@return string
+function map.to_xp(m, options) end
+
+---The map a REXPaint image draws (its layers laid on each other), as
+---`map.parse` returns it.
+---@param data string
+---@param options? map.XpOptions.Exact
+---@return map.Parsed
+function map.from_xp(data, options) end
+
 ---For wall sprites that join up: `t[y][x]` is the mask of the neighbours in
 ---the class (N = 1, NE = 2, E = 4, SE = 8, S = 16, SW = 32, W = 64, NW = 128)
 ---for each cell of the class, false for the others. Errors on a bad map, an
@@ -732,6 +783,16 @@ function NativeLevel:table() end
 ---`map.render(lvl:table())`, without building the table.
 ---@return string
 function NativeLevel:render() end
+
+---`map.to_tiled` of the level, its things laid on it as `render` lays them.
+---@param options? map.TiledOptions.Exact
+---@return string
+function NativeLevel:to_tiled(options) end
+
+---`map.to_xp` of the level, its things laid on it as `render` lays them.
+---@param options? map.XpOptions.Exact
+---@return string
+function NativeLevel:to_xp(options) end
 
 ---The level as a string (terrain, things, occupancy, metadata), for `map.load`.
 ---@return string
