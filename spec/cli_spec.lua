@@ -326,13 +326,15 @@ describe("main.lua", function()
     assert.are.same({ 0, "", map.generate_text { width = 60, height = 20, seed = 42, algorithm = "cave" } .. "\n" },
       { code, err, out })
     out, err, code = support.run_main(how, "3", "it's")
-    assert.are.same({ 2, "", "map: height must be an integer, got 'it's' (map --help for usage)\n" }, { code, out, err })
+    assert.are.same({ 2, "", "map: height must be an integer, got 'it's' (map --help for usage)\n" },
+      { code, out, err })
     out = support.run_main(how, "--version")
     assert.truthy(out:find("(LuaJIT ", 1, true), out)
     -- Without BUILT_FOR (a checkout's main.lua), plain Lua 5.1 is refused.
     how.main = ROOT .. "/lua/main.lua"
     out, err, code = support.run_main(how, "60", "20", "42")
-    assert.are.same({ 1, "", "main.lua: needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n" }, { code, out, err })
+    assert.are.same({ 1, "", "main.lua: needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n" },
+      { code, out, err })
   end)
 
   it("finds the module `make` built from any directory, and the installed one without a checkout", function()
