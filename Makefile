@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 CARGO ?= cargo
 BUILD := build/lib/lua
 
-.PHONY: all probe install uninstall serve test test-rust test-lua lint bench clean rock dist play test-love test-browser test-host readme test-rock test-types test-make FORCE
+.PHONY: all probe install uninstall serve test test-rust test-lua lint bench clean rock dist play test-love test-browser test-host readme test-rock test-types test-make test-editors FORCE
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -81,7 +81,7 @@ serve: $(BUILD)/5.1/map.so
 # The full suite: the core, the specs on both interpreters, the hostile
 # hosts, the LÖVE demo under Xvfb, the page in headless Chromium and the
 # type definitions under a type checker.
-test: test-rust test-make test-lua test-host test-love test-browser test-types
+test: test-rust test-make test-lua test-host test-love test-browser test-types test-editors
 
 test-rust:
 	$(CARGO) test --locked
@@ -121,6 +121,13 @@ test-love: $(BUILD)/5.1/map.so $(BUILD)/5.4/map.so
 # SCREENSHOT_DIR=docs` refreshes docs/page.png and docs/page-phone.png.
 test-browser: $(BUILD)/5.1/map.so
 	SCREENSHOT_DIR=$(SCREENSHOT_DIR) busted --run=luajit tests/browser
+
+# The level editors' files (tests/editors/run.sh): 1,000 levels written
+# as Tiled and REXPaint files on both interpreters, read back by
+# pytiled-parser and python-tcod (pinned, from PyPI, in a venv under
+# build/ made on first use), and their files read by the module.
+test-editors: $(BUILD)/5.1/map.so $(BUILD)/5.4/map.so
+	tests/editors/run.sh
 
 # The editors' type definitions (types/map.d.lua) in use: emmylua_check over
 # the CLI, the README's examples and the LÖVE demo (tests/types/check.sh;
