@@ -58,6 +58,9 @@ config() { # file, tree, interpreter
   } >"$1"
 }
 
+# The interpreter luarocks' wrapper $1 starts.
+wrapped() { sed -n "s/.*exec '\([^']*\)'.*/\1/p" "$1" | head -n 1; }
+
 # Loads map and map.server from tree $1 with interpreter $2 (Lua version $3)
 # and nothing else on the paths; runs the tree's `map` command and finds the
 # types in the rock's directory.
@@ -83,7 +86,7 @@ EOF
   docs=$(luarocks --lua-version="$version" doc map --list --porcelain --tree "$tree")
   grep -q "/docs/index.md$" <<<"$docs" || fail "luarocks doc map --list: no docs/index.md in: $docs"
   cmp -s "$tmp/clone/docs/api.md" "$rock_dir/docs/api.md" || fail "$tree: docs/api.md differs in the rock"
-  echo "rock: $tree: $lua loads map and map.server and prints the golden map, so does its map command ($(head -c 300 "$tree/bin/map" | grep -o -m 1 'lua5\.[14]\|luajit' || echo ?) starts it); the types and docs are in the rock's directory"
+  echo "rock: $tree: $lua loads map and map.server and prints the golden map, so does its map command ($(wrapped "$tree/bin/map") starts it); the types and docs are in the rock's directory"
 }
 version_text=$version
 
