@@ -378,8 +378,10 @@
 
 ---@alias map.WalkOptions.Exact map.WalkOptions & table<keyof map.WalkOptions, any>
 
----@class map.LevelAnalyzeOptions: map.WalkOptions
+---@class (exact) map.LevelAnalyzeOptions: map.WalkOptions
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
+
+---@alias map.LevelAnalyzeOptions.Exact map.LevelAnalyzeOptions & table<keyof map.LevelAnalyzeOptions, any>
 
 ---What `map.parse` returns: the map a text draws, and its `@` and `>`.
 ---@class map.Parsed
@@ -584,6 +586,57 @@ function map.visible(m, x1, y1, x2, y2, options) end
 ---@return map.Parsed
 function map.parse(text) end
 
+---`map.to_tiled`'s options: Tiled's JSON map (`.tmj`) or its Lua export.
+---@class (exact) map.TiledOptions
+---@field format? "json"|"lua" default "json"; "lua" is Tiled's Lua export, which STI loads
+---@field tiles? string the game's tiles: the character of tile id 0, 1, ... (default the 256 bytes, CP437's order)
+---@field tile_width? integer 1 to 4096 pixels, default 16
+---@field tile_height? integer 1 to 4096 pixels, default 16
+---@field image? string the tileset's image file, default "cp437_16x16.png"
+
+---@alias map.TiledOptions.Exact map.TiledOptions & table<keyof map.TiledOptions, any>
+
+---`map.from_tiled`'s options.
+---@class (exact) map.FromTiledOptions
+---@field tiles? string the characters of tile ids that carry no `char` property
+---@field empty? string the character of an empty cell (gid 0), default " "
+
+---@alias map.FromTiledOptions.Exact map.FromTiledOptions & table<keyof map.FromTiledOptions, any>
+
+---`map.to_xp`'s and `map.from_xp`'s options.
+---@class (exact) map.XpOptions
+---@field glyphs? string pairs of a map's character and its glyph, CP437 characters in UTF-8 (`"#█.·"`)
+
+---@alias map.XpOptions.Exact map.XpOptions & table<keyof map.XpOptions, any>
+
+---The map as a Tiled map: JSON (`.tmj`) or Tiled's Lua export. One tile
+---layer, one tileset whose every tile carries its character as the
+---property `char`. Errors on a character not in `options.tiles`.
+---@param m map.Map
+---@param options? map.TiledOptions.Exact
+---@return string
+function map.to_tiled(m, options) end
+
+---The map a Tiled JSON map draws (layer data an array, or base64, plain,
+---zlib or gzip), as `map.parse` returns it.
+---@param text string
+---@param options? map.FromTiledOptions.Exact
+---@return map.Parsed
+function map.from_tiled(text, options) end
+
+---The map as a REXPaint image: the gzipped bytes of an `.xp` file.
+---@param m map.Map
+---@param options? map.XpOptions.Exact
+---@return string
+function map.to_xp(m, options) end
+
+---The map a REXPaint image draws (its layers laid on each other), as
+---`map.parse` returns it.
+---@param data string
+---@param options? map.XpOptions.Exact
+---@return map.Parsed
+function map.from_xp(data, options) end
+
 ---For wall sprites that join up: `t[y][x]` is the mask of the neighbours in
 ---the class (N = 1, NE = 2, E = 4, SE = 8, S = 16, SW = 32, W = 64, NW = 128)
 ---for each cell of the class, false for the others. Errors on a bad map, an
@@ -621,33 +674,49 @@ function map.autotile(m, options) end
 
 ---@alias map.LevelOptions.Exact map.LevelOptions & table<keyof map.LevelOptions, any>
 
----@class map.LevelFovOptions
+---@class (exact) map.LevelFovOptions
 ---@field opaque? string the characters that block sight, default "#+"
 ---@field into? map.Field a memory of the level's size: the cells seen are marked in it, and their count returned instead of a field
 
+---@alias map.LevelFovOptions.Exact map.LevelFovOptions & table<keyof map.LevelFovOptions, any>
+
 ---`lvl:fov`'s options with `into`, which make it return a count.
----@class map.LevelFovInto: map.LevelFovOptions
+---@class (exact) map.LevelFovInto: map.LevelFovOptions
 ---@field into map.Field a memory of the level's size (`map.field`, `lvl:field()`)
 
----@class map.LevelDistancesOptions: map.DistancesOptions
+---@alias map.LevelFovInto.Exact map.LevelFovInto & table<keyof map.LevelFovInto, any>
+
+---@class (exact) map.LevelDistancesOptions: map.DistancesOptions
 ---@field known? map.Known|map.Field only known cells may be entered: a table of rows, or a field of flags (a memory, a fov field)
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
 
----@class map.LevelFleeOptions: map.LevelDistancesOptions
+---@alias map.LevelDistancesOptions.Exact map.LevelDistancesOptions & table<keyof map.LevelDistancesOptions, any>
+
+---@class (exact) map.LevelFleeOptions: map.LevelDistancesOptions
 ---@field factor? number from -10 to -0.1, default -1.2: the distances times this, so that running past a source to the far side pays
 
----@class map.LevelStepOptions: map.StepOptions
+---@alias map.LevelFleeOptions.Exact map.LevelFleeOptions & table<keyof map.LevelFleeOptions, any>
+
+---@class (exact) map.LevelStepOptions: map.StepOptions
 ---@field known? map.Known|map.Field only known cells may be entered: a table of rows, or a field of flags
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
 
----@class map.CanStepOptions: map.WalkOptions
+---@alias map.LevelStepOptions.Exact map.LevelStepOptions & table<keyof map.LevelStepOptions, any>
+
+---@class (exact) map.CanStepOptions: map.WalkOptions
 ---@field occupied? boolean default false: an occupied cell cannot be entered
 
----@class map.LevelExploreOptions: map.ExploreOptions
+---@alias map.CanStepOptions.Exact map.CanStepOptions & table<keyof map.CanStepOptions, any>
+
+---@class (exact) map.LevelExploreOptions: map.ExploreOptions
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
 
----@class map.LevelSampleOptions: map.SampleOptions
+---@alias map.LevelExploreOptions.Exact map.LevelExploreOptions & table<keyof map.LevelExploreOptions, any>
+
+---@class (exact) map.LevelSampleOptions: map.SampleOptions
 ---@field occupied? boolean default false: occupied cells are not drawn
+
+---@alias map.LevelSampleOptions.Exact map.LevelSampleOptions & table<keyof map.LevelSampleOptions, any>
 
 ---A level in native memory (userdata, metatable "map.level"): its terrain,
 ---the things moved out of it, which cells are occupied and, when generated,
@@ -715,6 +784,16 @@ function NativeLevel:table() end
 ---@return string
 function NativeLevel:render() end
 
+---`map.to_tiled` of the level, its things laid on it as `render` lays them.
+---@param options? map.TiledOptions.Exact
+---@return string
+function NativeLevel:to_tiled(options) end
+
+---`map.to_xp` of the level, its things laid on it as `render` lays them.
+---@param options? map.XpOptions.Exact
+---@return string
+function NativeLevel:to_xp(options) end
+
 ---The level as a string (terrain, things, occupancy, metadata), for `map.load`.
 ---@return string
 function NativeLevel:save() end
@@ -729,12 +808,12 @@ function NativeLevel:field() end
 ---@param x integer
 ---@param y integer
 ---@param radius? integer >= 0, default unlimited
----@param options? map.LevelFovOptions
+---@param options? map.LevelFovOptions.Exact
 ---@return map.Field
----@overload fun(self: map.NativeLevel, x: integer, y: integer, radius?: integer, options?: map.LevelFovOptions): map.Field
----@overload fun(self: map.NativeLevel, origin: map.Position, radius?: integer, options?: map.LevelFovOptions): map.Field
----@overload fun(self: map.NativeLevel, x: integer, y: integer, radius: integer|nil, options: map.LevelFovInto): integer
----@overload fun(self: map.NativeLevel, origin: map.Position, radius: integer|nil, options: map.LevelFovInto): integer
+---@overload fun(self: map.NativeLevel, x: integer, y: integer, radius?: integer, options?: map.LevelFovOptions.Exact): map.Field
+---@overload fun(self: map.NativeLevel, origin: map.Position, radius?: integer, options?: map.LevelFovOptions.Exact): map.Field
+---@overload fun(self: map.NativeLevel, x: integer, y: integer, radius: integer|nil, options: map.LevelFovInto.Exact): integer
+---@overload fun(self: map.NativeLevel, origin: map.Position, radius: integer|nil, options: map.LevelFovInto.Exact): integer
 function NativeLevel:fov(x, y, radius, options) end
 
 ---`map.visible` on the level.
@@ -742,23 +821,23 @@ function NativeLevel:fov(x, y, radius, options) end
 ---@param y1 integer
 ---@param x2 integer
 ---@param y2 integer
----@param options? map.VisibleOptions
+---@param options? map.VisibleOptions.Exact
 ---@return boolean
----@overload fun(self: map.NativeLevel, from: map.Position, to: map.Position, options?: map.VisibleOptions): boolean
----@overload fun(self: map.NativeLevel, from: map.Position, x2: integer, y2: integer, options?: map.VisibleOptions): boolean
----@overload fun(self: map.NativeLevel, x1: integer, y1: integer, to: map.Position, options?: map.VisibleOptions): boolean
+---@overload fun(self: map.NativeLevel, from: map.Position, to: map.Position, options?: map.VisibleOptions.Exact): boolean
+---@overload fun(self: map.NativeLevel, from: map.Position, x2: integer, y2: integer, options?: map.VisibleOptions.Exact): boolean
+---@overload fun(self: map.NativeLevel, x1: integer, y1: integer, to: map.Position, options?: map.VisibleOptions.Exact): boolean
 function NativeLevel:visible(x1, y1, x2, y2, options) end
 
 ---`map.distances` on the level, as a field of values (with `max`, only the
 ---window within `max` of the sources is held).
 ---@param sources map.Source|map.Source[]
----@param options? map.LevelDistancesOptions
+---@param options? map.LevelDistancesOptions.Exact
 ---@return map.Field
 function NativeLevel:distances(sources, options) end
 
 ---`map.flee` on the level, as a field of values.
 ---@param sources map.Source|map.Source[]
----@param options? map.LevelFleeOptions
+---@param options? map.LevelFleeOptions.Exact
 ---@return map.Field
 function NativeLevel:flee(sources, options) end
 
@@ -767,12 +846,12 @@ function NativeLevel:flee(sources, options) end
 ---@param y1 integer
 ---@param x2 integer
 ---@param y2 integer
----@param options? map.LevelDistancesOptions
+---@param options? map.LevelDistancesOptions.Exact
 ---@return map.Position[]? path
 ---@return string? why
----@overload fun(self: map.NativeLevel, start: map.Position, goal: map.Position, options?: map.LevelDistancesOptions): map.Position[]?, string?
----@overload fun(self: map.NativeLevel, start: map.Position, x2: integer, y2: integer, options?: map.LevelDistancesOptions): map.Position[]?, string?
----@overload fun(self: map.NativeLevel, x1: integer, y1: integer, goal: map.Position, options?: map.LevelDistancesOptions): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, start: map.Position, goal: map.Position, options?: map.LevelDistancesOptions.Exact): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, start: map.Position, x2: integer, y2: integer, options?: map.LevelDistancesOptions.Exact): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, x1: integer, y1: integer, goal: map.Position, options?: map.LevelDistancesOptions.Exact): map.Position[]?, string?
 function NativeLevel:path(x1, y1, x2, y2, options) end
 
 ---`map.step` on the level: one step downhill on `d` (a field of values or a
@@ -780,10 +859,10 @@ function NativeLevel:path(x1, y1, x2, y2, options) end
 ---@param d map.Field|map.DistanceMap
 ---@param x integer
 ---@param y integer
----@param options? map.LevelStepOptions
+---@param options? map.LevelStepOptions.Exact
 ---@return integer? x
 ---@return integer? y
----@overload fun(self: map.NativeLevel, d: map.Field|map.DistanceMap, from: map.Position, options?: map.LevelStepOptions): integer?, integer?
+---@overload fun(self: map.NativeLevel, d: map.Field|map.DistanceMap, from: map.Position, options?: map.LevelStepOptions.Exact): integer?, integer?
 function NativeLevel:step(d, x, y, options) end
 
 ---`lvl:step` for each mover in order, each moved in place (its `x`, `y`
@@ -791,7 +870,7 @@ function NativeLevel:step(d, x, y, options) end
 ---occupies the new one, so later movers see it. Returns how many moved.
 ---@param d map.Field|map.DistanceMap
 ---@param movers map.Position[]
----@param options? map.LevelStepOptions
+---@param options? map.LevelStepOptions.Exact
 ---@return integer moved
 function NativeLevel:steps(d, movers, options) end
 
@@ -802,9 +881,9 @@ function NativeLevel:steps(d, movers, options) end
 ---@param y integer
 ---@param dx integer
 ---@param dy integer
----@param options? map.CanStepOptions
+---@param options? map.CanStepOptions.Exact
 ---@return boolean
----@overload fun(self: map.NativeLevel, from: map.Position, dx: integer, dy: integer, options?: map.CanStepOptions): boolean
+---@overload fun(self: map.NativeLevel, from: map.Position, dx: integer, dy: integer, options?: map.CanStepOptions.Exact): boolean
 function NativeLevel:can_step(x, y, dx, dy, options) end
 
 ---`map.explore` on the level; `known` a table of rows or a field of flags
@@ -812,15 +891,15 @@ function NativeLevel:can_step(x, y, dx, dy, options) end
 ---@param known map.Known|map.Field
 ---@param x integer
 ---@param y integer
----@param options? map.LevelExploreOptions
+---@param options? map.LevelExploreOptions.Exact
 ---@return map.Position[]? path
 ---@return string? why
----@overload fun(self: map.NativeLevel, known: map.Known|map.Field, start: map.Position, options?: map.LevelExploreOptions): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, known: map.Known|map.Field, start: map.Position, options?: map.LevelExploreOptions.Exact): map.Position[]?, string?
 function NativeLevel:explore(known, x, y, options) end
 
 ---`map.sample` on the level.
 ---@param count integer >= 0
----@param options? map.LevelSampleOptions
+---@param options? map.LevelSampleOptions.Exact
 ---@return map.Position[]
 function NativeLevel:sample(count, options) end
 
@@ -832,18 +911,18 @@ function NativeLevel:reachable() end
 
 ---`map.analyze` on the level's terrain (its things moved out: a generated
 ---level's `@` is at `lvl.player`) and, when generated, its rooms' links.
----@param options? map.LevelAnalyzeOptions
+---@param options? map.LevelAnalyzeOptions.Exact
 ---@return map.Analysis
 function NativeLevel:analyze(options) end
 
 ---`map.autotile` on the level.
----@param options? map.AutotileOptions
+---@param options? map.AutotileOptions.Exact
 ---@return (integer|false)[][]
 function NativeLevel:autotile(options) end
 
 ---`map.light` on the level.
 ---@param lights map.Light[]
----@param options? map.LightOptions
+---@param options? map.LightOptions.Exact
 ---@return map.LightMap
 function NativeLevel:light(lights, options) end
 

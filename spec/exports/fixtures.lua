@@ -183,6 +183,8 @@ local FIXTURES = {
   -- same size, the room's level, a memory and distances of 3x3, a
   -- scheduler of one actor, a map of 2000x2000 cells.
   small = { make = function() return from_text("#####\n#...#\n#####") end },
+  tiled = { make = function(f) return map.to_tiled(f.small) end },
+  xp = { make = function(f) return map.to_xp(f.small) end },
   open3 = { make = function() return { { ".", ".", "." }, { ".", "@", "." }, { ".", ".", "." } } end },
   open3_d = { make = function(f) return map.distances(f.open3, { x = 2, y = 2 }) end },
   m20 = { make = function() return map.generate { width = 20, height = 10, seed = 1 } end },
