@@ -80,6 +80,10 @@ struct Dfs {
     size: Vec<u32>,
     stack: Vec<(u32, u32)>,
     time: u32,
+    /// A vertex whose tree path from the root `path` keeps when it is
+    /// entered (`usize::MAX`: none).
+    target: usize,
+    path: Vec<u32>,
 }
 
 impl Dfs {
@@ -90,6 +94,8 @@ impl Dfs {
             size: vec![0; n],
             stack: Vec::new(),
             time: 0,
+            target: usize::MAX,
+            path: Vec::new(),
         }
     }
 
@@ -99,6 +105,9 @@ impl Dfs {
         self.low[v] = self.time;
         self.size[v] = 1;
         self.stack.push((v as u32, 0));
+        if v == self.target {
+            self.path = self.stack.iter().map(|e| e.0).collect();
+        }
     }
 
     /// Whether the subtree of `c`, a child of `p`, stays cut off from
@@ -352,6 +361,28 @@ fn walk_from(grid: &Grid, cells: &Cells, player: usize) -> (Option<u32>, Option<
         }
     }
     (stairs, Some(farthest))
+}
+
+/// The cells every walk from `from` to `to` passes (the chokepoints that
+/// cut `to` off from `from`), in the order a walk meets them, by `walk`
+/// with the cells `closed` marks closed but `from` and `to`; empty when
+/// `to` is not reached. They are the vertices of the search tree's path to
+/// `to` whose child on that path is `separated` from above them: the same
+/// search as `analyze`'s chokepoints, rooted at `from`.
+pub fn separators(grid: &Grid, walk: &Walk, closed: &[bool], from: Pos, to: Pos) -> Vec<Pos> {
+    let mut cells = Cells::new(grid, walk, closed);
+    let (from, to) = (cells.padded(grid.index(from)), cells.padded(grid.index(to)));
+    cells.open[from] = true;
+    cells.open[to] = true;
+    let mut dfs = Dfs::new(cells.open.len());
+    dfs.target = to;
+    dfs.search(&cells, from, |_, _, _| {});
+    let path = std::mem::take(&mut dfs.path);
+    let cut = |pair: &[u32]| {
+        let (p, c) = (pair[0] as usize, pair[1] as usize);
+        (p != from && dfs.separated(p, c)).then(|| cells.pos(p))
+    };
+    path.windows(2).filter_map(cut).collect()
 }
 
 /// The room graph's degrees, bridges and loops.
