@@ -1313,6 +1313,14 @@ fn fuzz_grid(u: &mut Unstructured) -> Result<()> {
             }],
             // Fewer entries than rooms, on purpose.
             exits: Default::default(),
+            locks: (seed & 4 == 0).then(|| {
+                vec![map::level::locks::Lock {
+                    door: start,
+                    door_char: (seed >> 32) as u8,
+                    key: start,
+                    key_char: b'"',
+                }]
+            }),
         };
         check_json(&level);
     }
