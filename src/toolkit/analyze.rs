@@ -456,6 +456,81 @@ mod tests {
         assert_eq!(a.farthest, Some((Pos { x: 8, y: 2 }, 10)));
     }
 
+    /// Whether `to` is reached from `from` by 4-neighbour steps through
+    /// the cells `open` marks: the brute force for `separators`.
+    fn joined(g: &Grid, open: &[bool], from: usize, to: usize) -> bool {
+        let mut seen = vec![false; open.len()];
+        let mut stack = vec![from];
+        seen[from] = true;
+        while let Some(i) = stack.pop() {
+            let p = g.pos(i);
+            for (dx, dy) in crate::grid::NEIGHBOURS {
+                let (x, y) = (p.x as isize + dx, p.y as isize + dy);
+                if x < 1 || y < 1 || x > g.width() as isize || y > g.height() as isize {
+                    continue;
+                }
+                let j = g.index(Pos {
+                    x: x as usize,
+                    y: y as usize,
+                });
+                if open[j] && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        seen[to]
+    }
+
+    #[test]
+    fn separators_are_the_cells_whose_closing_parts_the_two() {
+        let mut rng = crate::rng::Rng::new(5);
+        for case in 0..3000 {
+            let (w, h) = (2 + case % 7, 2 + case / 7 % 7);
+            let cells: Vec<u8> = (0..w * h)
+                .map(|_| if rng.below(10) < 3 { b'#' } else { b'.' })
+                .collect();
+            let g = Grid::from_cells(w, h, cells);
+            let closed: Vec<bool> = (0..w * h).map(|_| rng.below(20) == 0).collect();
+            let (from, to) = (rng.below(w * h), rng.below(w * h));
+            let mut open: Vec<bool> = (0..w * h)
+                .map(|i| g.cells()[i] != b'#' && !closed[i])
+                .collect();
+            open[from] = true;
+            open[to] = true;
+            let found = separators(&g, &Walk::new(), &closed, g.pos(from), g.pos(to));
+            let mut want = Vec::new();
+            if from != to && joined(&g, &open, from, to) {
+                for c in 0..w * h {
+                    if !open[c] || c == from || c == to {
+                        continue;
+                    }
+                    open[c] = false;
+                    if !joined(&g, &open, from, to) {
+                        want.push(g.pos(c));
+                    }
+                    open[c] = true;
+                }
+            }
+            let mut sorted = found.clone();
+            sorted.sort_by_key(|&p| g.index(p));
+            want.sort_by_key(|&p| g.index(p));
+            assert_eq!(
+                sorted,
+                want,
+                "case {case}: {:?}",
+                g.rows().collect::<Vec<_>>()
+            );
+            // In the order a walk meets them: each cuts the next off.
+            for pair in found.windows(2) {
+                let (a, b) = (g.index(pair[0]), g.index(pair[1]));
+                open[a] = false;
+                assert!(!joined(&g, &open, from, b), "case {case}: order");
+                open[a] = true;
+            }
+        }
+    }
+
     #[test]
     fn closed_cells_but_the_players_are_walls() {
         let g = grid(&["@.>"]);
