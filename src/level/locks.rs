@@ -79,6 +79,12 @@ pub fn place(grid: &mut Grid, player: Pos, stairs: Pos, n: usize, rng: &mut Rng)
         return Vec::new();
     }
     let mut closed = vec![false; grid.cells().len()];
+    // Doors go on the level's own chokepoints: each, with every other door
+    // open, still closes something off.
+    let mut chokepoint = closed.clone();
+    for c in analyze::analyze(grid, &Walk::new(), &[], None).chokepoints {
+        chokepoint[grid.index(c.pos)] = true;
+    }
     let mut region = reach(grid, player, &closed);
     // zone[i] = k + 1: cell i is in R_k but not R_(k+1); 0: not yet.
     let mut zone = vec![0u8; closed.len()];
@@ -86,7 +92,7 @@ pub fn place(grid: &mut Grid, player: Pos, stairs: Pos, n: usize, rng: &mut Rng)
     let mut target = grid.index(stairs);
     while doors.len() < n {
         let left = n - doors.len();
-        let Some((door, next)) = choose(grid, (player, target), left, &closed, &region, rng) else {
+        let Some((door, next)) = choose(grid, (player, target), left, (&closed, &chokepoint), &region, rng) else {
             break;
         };
         doors.push(door);
@@ -142,8 +148,10 @@ fn lay(grid: &mut Grid, doors: &[usize], zone: &[u8], rng: &mut Rng) -> Vec<Lock
 /// The next door, of `left` still to place: one of the separators of `@`
 /// and `target` (the cells every walk between them passes, in the order a
 /// walk meets them) in the last `1 / left` of them, so that the doors
-/// spread along the way; else one of the others; else one of the
-/// chokepoints of `@`'s `region`. Each group is tried in a random order,
+/// spread along the way; else one of the others; else any cell of `@`'s
+/// `region` that is a `chokepoint` of the level (all doors open). Only
+/// those are doors at all, so that each closes something off whatever the
+/// other doors. Each group is tried in a random order,
 /// at most `TRIES` of it; the door comes with the cells `@` reaches once it
 /// is closed. The first door chosen need close off no floor (`>` may be
 /// all it keeps).
@@ -151,13 +159,16 @@ fn choose(
     grid: &Grid,
     (player, target): (Pos, usize),
     left: usize,
-    closed: &[bool],
+    (closed, chokepoint): (&[bool], &[bool]),
     region: &[bool],
     rng: &mut Rng,
 ) -> Option<(usize, Vec<bool>)> {
     let walk = Walk::new();
     let first = !closed.contains(&true);
-    let usable = |p: &Pos| grid.get(*p) == FLOOR && region[grid.index(*p)];
+    let usable = |p: &Pos| {
+        let i = grid.index(*p);
+        grid.get(*p) == FLOOR && region[i] && chokepoint[i]
+    };
     let indices = |cells: Vec<Pos>| -> Vec<usize> {
         cells
             .iter()
@@ -168,10 +179,7 @@ fn choose(
     let mut way = indices(separators(grid, &walk, closed, player, grid.pos(target)));
     let near = way.len() - way.len() / left;
     let far = way.split_off(near);
-    let sides = || {
-        let found = analyze::analyze(grid, &walk, closed, None).chokepoints;
-        indices(found.into_iter().map(|c| c.pos).collect())
-    };
+    let sides = || (0..grid.cells().len()).filter(|&i| usable(&grid.pos(i))).collect();
     let groups: [&dyn Fn() -> Vec<usize>; 3] = [&|| far.clone(), &|| way.clone(), &sides];
     for group in groups {
         let mut list = group();
