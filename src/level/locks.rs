@@ -66,6 +66,18 @@ pub struct Lock {
     pub key_char: u8,
 }
 
+/// The memory `place` may use beside the level on a map of `size`: the
+/// level's own chokepoints found once (`analyze::bound`), then per cell at
+/// most seven flags (closed, chokepoints, region, zones, the next region,
+/// the closed cells with a door more and the flood's marks), the flood's
+/// queue (a `u32`), and `separators`' search: per padded cell its open
+/// flag and three `u32`s, per cell its stack (two `u32`s) and path (one),
+/// all within `analyze::bound`'s per-cell share.
+pub fn bound(size: (usize, usize)) -> usize {
+    let cells = size.0 * size.1;
+    analyze::bound(size, 0, 0) + 12 * cells
+}
+
 /// Candidates tried for each lock, from each list (separators, then any
 /// chokepoint), before giving up: a flood each.
 const TRIES: usize = 16;
@@ -92,7 +104,14 @@ pub fn place(grid: &mut Grid, player: Pos, stairs: Pos, n: usize, rng: &mut Rng)
     let mut target = grid.index(stairs);
     while doors.len() < n {
         let left = n - doors.len();
-        let Some((door, next)) = choose(grid, (player, target), left, (&closed, &chokepoint), &region, rng) else {
+        let Some((door, next)) = choose(
+            grid,
+            (player, target),
+            left,
+            (&closed, &chokepoint),
+            &region,
+            rng,
+        ) else {
             break;
         };
         doors.push(door);
@@ -179,7 +198,11 @@ fn choose(
     let mut way = indices(separators(grid, &walk, closed, player, grid.pos(target)));
     let near = way.len() - way.len() / left;
     let far = way.split_off(near);
-    let sides = || (0..grid.cells().len()).filter(|&i| usable(&grid.pos(i))).collect();
+    let sides = || {
+        (0..grid.cells().len())
+            .filter(|&i| usable(&grid.pos(i)))
+            .collect()
+    };
     let groups: [&dyn Fn() -> Vec<usize>; 3] = [&|| far.clone(), &|| way.clone(), &sides];
     for group in groups {
         let mut list = group();

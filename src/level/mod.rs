@@ -130,7 +130,11 @@ fn generate_by(
     off_rock(algorithm, &params.design)?;
     params.design.check_hidden(algorithm)?;
     params.design.check(width, height)?;
-    memory::check(bound(width * height) + params.design.bound(width * height))?;
+    let locks = match lock_count(algorithm, &opts) {
+        0 => 0,
+        _ => locks::bound((width, height)),
+    };
+    memory::check(bound(width * height) + params.design.bound(width * height) + locks)?;
     build(
         algorithm,
         width,
