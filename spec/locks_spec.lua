@@ -18,7 +18,7 @@ end
 
 -- The sweep's size and locks: small, so that 10,000 seeds of six algorithms
 -- stay within seconds (docs/testing.md).
-local SWEEP = { width = 30, height = 20, locks = 3, seeds = 10000 }
+local SWEEP = { width = 24, height = 16, locks = 3, seeds = 10000 }
 
 describe("locks", function()
   it("are asked of every algorithm carved from rock, and of no other", function()
@@ -49,9 +49,9 @@ describe("locks", function()
         end
         placed = placed + #m.locks
       end
-      -- Measured (docs/generators.md): 71% (cellular) to 100% (bsp, maze)
-      -- of the locks asked for fit at this size.
-      assert(placed >= 0.7 * SWEEP.seeds * SWEEP.locks, algorithm .. ": only " .. placed .. " locks")
+      -- Measured (docs/generators.md): from 58.9% (cellular) to 100% (bsp,
+      -- maze) of the locks asked for fit at this size.
+      assert(placed >= 0.55 * SWEEP.seeds * SWEEP.locks, algorithm .. ": only " .. placed .. " locks")
     end)
   end
 
