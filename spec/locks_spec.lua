@@ -167,7 +167,8 @@ describe("golden locked levels", function()
       for _, l in ipairs(m.locks) do
         lines[#lines + 1] = fmt("%s %d,%d %s %d,%d", l.door.char, l.door.x, l.door.y, l.key.char, l.key.x, l.key.y)
       end
-      assert.are.equal(support.read_file("spec/golden_locks/" .. case.name .. ".txt"), table.concat(lines, "\n") .. "\n")
+      local golden = support.read_file("spec/golden_locks/" .. case.name .. ".txt")
+      assert.are.equal(golden, table.concat(lines, "\n") .. "\n")
       assert.are.equal(map.render(m), map.generate_text(case.options))
       assert.is_nil(oracle(m))
     end)
@@ -190,7 +191,8 @@ describe("bad locks", function()
     end
     refused({ algorithm = "overworld", locks = 1 },
       'option locks applies only to algorithms "rooms", "cave", "bsp", "cellular", "drunkard" and "maze"')
-    refused({ locks = 3, place = { { char = "b" } } }, 'locks = 3 needs the characters A-C and a-c, but place[1].char is "b"')
+    refused({ locks = 3, place = { { char = "b" } } },
+      'locks = 3 needs the characters A-C and a-c, but place[1].char is "b"')
     refused({ locks = 2, place = { { char = "M" }, { char = "B" } } },
       'locks = 2 needs the characters A-B and a-b, but place[2].char is "B"')
     refused({ locks = 1, vaults = { { rows = { "...", ".A.", "..." } } } },

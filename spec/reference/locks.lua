@@ -144,7 +144,7 @@ function M.problem(m)
   for i = 1, #open do
     if open[i] then walkable = walkable + 1 end
   end
-  for k, lock in ipairs(m.locks) do
+  for _, lock in ipairs(m.locks) do
     if not stood[index(m, lock.key)] then return ("key %s is not reached"):format(lock.key.char) end
     local n, keyed = flood(w, open, start, index(m, lock.door), index(m, lock.key))
     if not keyed then return ("key %s is behind its own door"):format(lock.key.char) end
