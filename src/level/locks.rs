@@ -1,18 +1,20 @@
 //! Keys and locks (`locks`): locked doors on chokepoints, each with its key
 //! on `@`'s side of it, so that the level is solvable by construction.
 //!
-//! The locks are chosen from the goal back towards `@`. The first closes a
-//! cell every walk from `@` to `>` passes (`analyze::separators`), the next
-//! one a cell every walk to the first passes, and so on; where no such cell
-//! will do, any chokepoint of `@`'s side (`analyze`'s), which then closes
-//! off a side part. Each lock must leave a floor cell on `@`'s side and one
-//! in the part it closes off (the lock itself aside): the key of the lock
-//! chosen before it goes in that part, and the key of the last one chosen
-//! on `@`'s side. So, with `R_k` the cells `@` reaches with the first `k`
-//! locks closed, lock `k`'s key lies in `R_k` but not in `R_(k+1)` (past
-//! lock `k+1`, which opens first): each key is reached with the keys of the
-//! locks nearer `@` and never lies behind its own lock. Letters follow the
-//! order the doors open in: `A` (key `a`) first.
+//! Doors go only on the level's own chokepoints (`analyze`'s, all doors
+//! open), so that each closes something off whatever the others. They are
+//! chosen from the goal back towards `@`. The first closes a cell every
+//! walk from `@` to `>` passes (`analyze::separators`), the next one a cell
+//! every walk to the first passes, and so on, spread along the way; where
+//! no such cell will do, any chokepoint still on `@`'s side, which then
+//! closes off a side part. Each door must leave a floor cell on `@`'s side
+//! and, but the first, one in the part it closes off (itself aside): the
+//! key of the door chosen before it goes in that part, and the key of the
+//! last one chosen on `@`'s side. So, with `R_k` the cells `@` reaches with
+//! the first `k` doors chosen closed, door `k`'s key lies in `R_k` but not
+//! in `R_(k+1)` (past door `k+1`, which opens first): each key is reached
+//! with the keys of the doors nearer `@` and never lies behind its own
+//! door. Letters follow the order the doors open in: `A` (key `a`) first.
 
 use super::design::Design;
 use crate::generators::shared::MAX_LOCKS;
@@ -98,7 +100,8 @@ pub fn place(grid: &mut Grid, player: Pos, stairs: Pos, n: usize, rng: &mut Rng)
         chokepoint[grid.index(c.pos)] = true;
     }
     let mut region = reach(grid, player, &closed);
-    // zone[i] = k + 1: cell i is in R_k but not R_(k+1); 0: not yet.
+    // zone[i] = k: cell i is in R_(k-1) but not R_k (R_0: every cell
+    // reached); 0: not yet.
     let mut zone = vec![0u8; closed.len()];
     let mut doors: Vec<usize> = Vec::new();
     let mut target = grid.index(stairs);
@@ -137,9 +140,10 @@ pub fn place(grid: &mut Grid, player: Pos, stairs: Pos, n: usize, rng: &mut Rng)
     lay(grid, &doors, &zone, rng)
 }
 
-/// The doors and their keys on `grid`: door `doors[k]` (chosen k-th) opens
-/// `doors.len() - k`-th, and its key is a random `.` cell of zone `k + 2`
-/// (1-based `k`: the part closed off by the next door chosen, or `@`'s).
+/// The doors and their keys on `grid`: door `doors[k]` (0-based, chosen
+/// `k + 1`-th) opens `doors.len() - k`-th, and its key is a random `.` cell
+/// of zone `k + 2` (the part the next door chosen closes off, or `@`'s
+/// side after the last). Keys are drawn from `@`'s side outwards.
 fn lay(grid: &mut Grid, doors: &[usize], zone: &[u8], rng: &mut Rng) -> Vec<Lock> {
     let m = doors.len();
     let mut locks = Vec::with_capacity(m);
