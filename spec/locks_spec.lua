@@ -55,6 +55,19 @@ describe("locks", function()
     end)
   end
 
+  it("are solvable with arrive, vaults and place too (their letters apart)", function()
+    for _, algorithm in ipairs(ROCK) do
+      for seed = 1, 50 do
+        local o = { width = 60, height = 30, seed = seed, algorithm = algorithm, locks = 6, arrive = { x = 10, y = 10 },
+          vaults = { { rows = { "#####", "#.M.#", "##.##" }, count = 2, rotate = true, required = false } },
+          place = { { char = "Z", count = 3, min = 4 } } }
+        local m = map.generate(o)
+        local why = oracle(m)
+        assert(not why, fmt("%s seed %d: %s", algorithm, seed, tostring(why)))
+      end
+    end
+  end)
+
   it("leave the level as it was without them, and m.locks out", function()
     for _, algorithm in ipairs(ROCK) do
       for seed = 1, 20 do
@@ -104,8 +117,8 @@ describe("the oracle of locks", function()
     m.locks[1].key.x = 7
     assert.are.equal("> is not reached", oracle(m))
     m = corridor()
-    m.locks[2] = nil
-    assert.are.equal('a letter "b" no lock lists', oracle(m))
+    m[2][7] = "a"
+    assert.are.equal('"a" at (7,2) is no listed door or key', oracle(m))
     m = corridor()
     m.locks[1].door.x = 5
     assert.are.equal('lock 1: "A" is not at (5,2)', oracle(m))

@@ -5,7 +5,8 @@
 --
 -- m is generate's table (rows, m.player, m.stairs, m.locks, m.blocked). The
 -- promises: every listed door and key is on the map with its character, the
--- letters distinct, and no other letter on the map; a breadth-first search
+-- characters distinct, and none of them anywhere else on the map (a vault's
+-- or a placed letter is another character); a breadth-first search
 -- over (cell, keys held) from @, by 4-neighbour steps into cells that do not
 -- block (`#`, or m.blocked), where a door may be entered once its key is
 -- held and a key is held once its cell is entered, reaches > and every key;
@@ -33,9 +34,6 @@ end
 
 local function index(m, p) return (p.y - 1) * m.width + p.x end
 
--- Whether a cell byte is an ASCII letter.
-local function letter(b) return (b >= 65 and b <= 90) or (b >= 97 and b <= 122) end
-
 -- The listed cells checked against the map: door_of and key_of (cell ->
 -- lock number), or nil and a message.
 local function listed(m, bytes)
@@ -54,8 +52,10 @@ local function listed(m, bytes)
     end
   end
   for i = 1, #bytes do
-    if letter(bytes[i]) and not chars[string.char(bytes[i])] then
-      return nil, ("a letter %q no lock lists"):format(string.char(bytes[i]))
+    local c = string.char(bytes[i])
+    if chars[c] and not door_of[i] and not key_of[i] then
+      local x, y = (i - 1) % m.width + 1, math.floor((i - 1) / m.width) + 1
+      return nil, ("%q at (%d,%d) is no listed door or key"):format(c, x, y)
     end
   end
   return door_of, key_of
