@@ -181,6 +181,7 @@ local function configurations()
     { width = 4, height = 1000000, seed = 1, algorithm = "cellular", generations = 20, items = 0 },
     { width = 2000, height = 2000, seed = 1, algorithm = "cave", fill = 1 },
     { width = 2000, height = 2000, seed = 1, algorithm = "overworld", octaves = 8, scale = 1 },
+    { width = 2000, height = 2000, seed = 1, algorithm = "cellular", locks = 26 },
     { width = 2000, height = 2000, seed = 1, algorithm = "rooms", rooms = 10000, loops = 1000, doors = true,
       vaults = maps.VAULTS.doors, place = maps.PLACE },
     { width = 2000, height = 2000, seed = 1, algorithm = "cave", fill = 1, vaults = maps.VAULTS.doors,

@@ -44,6 +44,29 @@ fn generation_stays_within_its_bound() {
     }
 }
 
+#[test]
+fn locked_levels_stay_within_their_bound() {
+    use map::level::locks;
+    for algorithm in LIST.iter().filter(|a| a.carves_rock()) {
+        for (w, h) in SHAPES {
+            let params = Params {
+                algorithm: Arg::Str(algorithm.name.as_bytes()),
+                ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(3))
+            };
+            let params = params
+                .with(b"items", Arg::Int(0))
+                .with(b"locks", Arg::Int(26));
+            let (level, peak) = peak_of(|| generate(&params).unwrap());
+            let (_, json_peak) = peak_of(|| json::level(&level));
+            let cells = (w * h) as usize;
+            let bound = level::bound(cells) + locks::bound((w as usize, h as usize));
+            let placed = level.locks.as_ref().map_or(0, Vec::len);
+            let what = format!("{} {w}x{h} ({placed} locks)", algorithm.name);
+            check_level_peaks(&what, cells, (peak, json_peak), bound);
+        }
+    }
+}
+
 /// Prints a level's peaks (`generate`'s, its JSON's) per cell against its
 /// bound, and checks both.
 fn check_level_peaks(what: &str, cells: usize, (peak, json_peak): (usize, usize), bound: usize) {

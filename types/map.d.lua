@@ -56,6 +56,15 @@
 ---@class map.Placed: map.Position
 ---@field char string the character placed
 
+---A cell with the character of a door or key (`locks`).
+---@class map.LockCell: map.Position
+---@field char string the door's letter (`"A"` ...) or the key's (`"a"` ...)
+
+---A locked door and the key that opens it (`locks`).
+---@class map.Lock
+---@field door map.LockCell the door, on a chokepoint
+---@field key map.LockCell its key, on `@`'s side of the door, reached with the keys of the doors before it
+
 ---An item on the floor.
 ---@class map.Item: map.Position
 ---@field kind "$"|"!" its character on the map
@@ -75,6 +84,7 @@
 ---@field vaults map.Vault[] the vaults placed (the `vaults` option), in order
 ---@field placed map.Placed[] the cells the `place` option put characters on
 ---@field up? map.Position with `arrive`: where `@` came down, an up staircase under it
+---@field locks? map.Lock[] with `locks`: the doors and their keys, in the order the doors open (fewer than asked when the level has too few chokepoints)
 ---@field blocked? string the characters that block walking where `#` alone does not: the overworld's `"#~^"`; every walking function takes it as its `blocked` default
 
 ---The arguments every algorithm takes (`map.generate{...}`); each algorithm's
@@ -120,6 +130,7 @@
 ---@field rooms? integer integer from 1 to 10000, default 10: rooms wanted; fewer when they do not fit
 ---@field doors? boolean boolean, default false: put + where a corridor enters a room's wall, no two doors touching
 ---@field loops? integer integer from 0 to 1000, default 0: extra corridors, each from a random room to the nearest room not linked to it
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
 
@@ -129,6 +140,7 @@
 ---@field algorithm "cave"
 ---@field fill? number number in (0, 1], default 0.5: the fraction of the interior to carve
 ---@field max_frontier? integer integer from 1 to 4000000, default min(width, height): the frontier's soft cap: low values make narrow passages
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
@@ -143,6 +155,7 @@
 ---@field max_ratio? number number in [1, 100], default 1.5: a part longer than max_ratio times its breadth is always split across
 ---@field doors? boolean boolean, default false: put + where a corridor enters a room's wall, no two doors touching
 ---@field loops? integer integer from 0 to 1000, default 0: extra corridors, each from a random room to the nearest room not linked to it
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
 
@@ -152,6 +165,7 @@
 ---@field algorithm "cellular"
 ---@field probability? number number in [0, 1], default 0.45: chance that an interior cell starts as wall, before smoothing
 ---@field generations? integer integer from 0 to 20, default 4: smoothing passes of the 4-5 rule (most caves stop changing within 10)
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
@@ -163,6 +177,7 @@
 ---@field algorithm "drunkard"
 ---@field fill? number number in (0, 1], default 0.4: the fraction of the interior to carve
 ---@field lifetime? integer integer from 1 to 1000, default 400: steps each walker takes at most: short gives blobs, long gives winding tunnels
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
@@ -173,6 +188,7 @@
 ---@class (exact) map.MazeOptions: map.Options
 ---@field algorithm "maze"
 ---@field braid? number number in [0, 1], default 0: fraction of dead ends opened into loops (0: a perfect maze, 1: none left)
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
@@ -189,6 +205,7 @@
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
+---@field locks? 0 only 0 here: it asks for nothing (an option of rooms and cave and bsp and cellular and drunkard and maze)
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
 ---@field vaults? nil not here: vaults applies only to levels carved from rock
 ---@field arrive? nil not here: arrive applies only to levels carved from rock
@@ -202,6 +219,7 @@
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false: it asks for nothing
 ---@field loops? 0 only 0: it asks for nothing
+---@field locks? 0 only 0: it asks for nothing
 ---@field braid? 0 only 0: it asks for nothing
 
 ---@alias map.AnyOptions.Exact map.AnyOptions & table<keyof map.AnyOptions, any>
@@ -735,6 +753,7 @@ function map.autotile(m, options) end
 ---@field vaults? map.Vault[] generated: the vaults placed
 ---@field placed? map.Placed[] generated: the cells `place` put characters on (moved out: things)
 ---@field up? map.Position generated with `arrive`: where `@` came down, `<` under it
+---@field locks? map.Lock[] generated with `locks`: the doors and their keys, in the order the doors open
 ---@field blocked? string the characters that block walking where `#` alone does not (an overworld's, a table's `blocked`): the methods' `blocked` default
 local NativeLevel = {}
 

@@ -147,6 +147,10 @@ local FIXTURES = {
     return map.level { width = 60, height = 20, seed = 3, arrive = { x = 5, y = 5 }, things = "k",
       place = { { char = "k", count = 2 } }, vaults = { { rows = { "...", ".k.", "..." } } } }
   end },
+  -- A level with keys and locks (`locks`).
+  locked = { make = function()
+    return map.level { width = 40, height = 20, seed = 7, algorithm = "maze", locks = 3 }
+  end },
   designed_d = { make = function(f) return f.designed:distances(f.designed.player) end },
   designed_away = { make = function(f) return f.designed:flee(f.designed.player, { max = 5 }) end },
   designed_seen = { make = function(f) return f.designed:fov(f.designed.player, 6) end },
@@ -369,6 +373,7 @@ function M.levels()
   end
   list[#list + 1] = { width = 60, height = 20, seed = 3, vaults = { { rows = { "#####", "#.$.#", "##.##" },
     count = 2, rotate = true } }, arrive = { x = 5, y = 5 }, place = { { char = "k", count = 2, min = 3 } } }
+  list[#list + 1] = { width = 40, height = 20, seed = 7, algorithm = "maze", locks = 3 }
   return list
 end
 
