@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 CARGO ?= cargo
 BUILD := build/lib/lua
 
-.PHONY: all probe install uninstall serve test test-rust test-lua lint bench clean rock dist play test-love test-browser test-host readme test-rock test-types test-make FORCE
+.PHONY: all probe install uninstall serve test test-rust test-lua lint bench clean rock dist play test-love test-browser test-host readme test-rock test-types test-make test-editors FORCE
 
 all: $(BUILD)/5.4/map.so $(BUILD)/5.1/map.so
 
@@ -43,8 +43,10 @@ $(PROBE)/5.1/map.so: FORCE
 # The module's Lua side, installed beside it (share/lua/5.4/map/, share/lua/5.1/map/):
 # map.args (the CLI's and the server's reading of arguments) and map.server
 # (the OpenResty handler, docs/server.md) with its parts map.query (the query
-# string) and map.page (the HTML).
-LUA_MODULES := lua/map/args.lua lua/map/stats.lua lua/map/server.lua lua/map/query.lua lua/map/page.lua
+# string) and map.page (the HTML); map.love, the loader a LÖVE game uses
+# (docs/love.md).
+LUA_MODULES := lua/map/args.lua lua/map/stats.lua lua/map/server.lua lua/map/query.lua lua/map/page.lua \
+	lua/map/love.lua
 
 # The `map` command is lua/main.lua, run by BIN_LUA (found on PATH when it
 # runs; `make install BIN_LUA=luajit` for LuaJIT). It loads the module and
@@ -79,7 +81,7 @@ serve: $(BUILD)/5.1/map.so
 # The full suite: the core, the specs on both interpreters, the hostile
 # hosts, the LÖVE demo under Xvfb, the page in headless Chromium and the
 # type definitions under a type checker.
-test: test-rust test-make test-lua test-host test-love test-browser test-types
+test: test-rust test-make test-lua test-host test-love test-browser test-types test-editors
 
 test-rust:
 	$(CARGO) test --locked
@@ -107,14 +109,25 @@ test-host: all probe
 play: $(BUILD)/5.1/map.so
 	examples/love/play.sh
 
+# test-love plays the demo, then tests the loader, map.love, in the eight
+# places a shipped game has its module (tests/love/run.sh, docs/love.md;
+# no display needed, under a second).
 test-love: $(BUILD)/5.1/map.so $(BUILD)/5.4/map.so
 	examples/love/test.sh
+	tests/love/run.sh
 
 # The map page in headless Chromium (tests/browser/): its DOM, its form and
 # screenshots, against nginx on a free port. `make test-browser
 # SCREENSHOT_DIR=docs` refreshes docs/page.png and docs/page-phone.png.
 test-browser: $(BUILD)/5.1/map.so
 	SCREENSHOT_DIR=$(SCREENSHOT_DIR) busted --run=luajit tests/browser
+
+# The level editors' files (tests/editors/run.sh): 1,000 levels written
+# as Tiled and REXPaint files on both interpreters, read back by
+# pytiled-parser and python-tcod (pinned, from PyPI, in a venv under
+# build/ made on first use), and their files read by the module.
+test-editors: $(BUILD)/5.1/map.so $(BUILD)/5.4/map.so
+	tests/editors/run.sh
 
 # The editors' type definitions (types/map.d.lua) in use: emmylua_check over
 # the CLI, the README's examples and the LÖVE demo (tests/types/check.sh;
@@ -173,3 +186,9 @@ rock:
 	@command -v $(CARGO) >/dev/null || { echo "map: building needs Rust's cargo (https://rustup.rs)" >&2; exit 1; }
 	$(CARGO) build --locked --release --features $(FLAVOUR) --target-dir target/$(FLAVOUR)
 	install -C -D -m 755 target/$(FLAVOUR)/release/libmap.so build/rock/map.so
+	sed 's|^local BUILT_FOR = nil$$|local BUILT_FOR = $(BUILT_FOR)|' lua/main.lua >build/rock/map
+	grep -q '^local BUILT_FOR = ' build/rock/map
+
+# The interpreter the rock's command runs itself on when luarocks' wrapper
+# starts plain lua5.1 (lua/main.lua): LuaJIT's absolute path, as a Lua string.
+BUILT_FOR = $(if $(filter luajit,$(FLAVOUR)),"$(shell command -v $(LUA))",nil)

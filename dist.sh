@@ -46,7 +46,9 @@ added=$(comm -13 <(locked "$tmp/Cargo.lock.locked") <(locked Cargo.lock))
 
 cargo vendor --locked --versioned-dirs vendor >/dev/null 2>"$tmp/vendor.log" || { cat "$tmp/vendor.log" >&2; exit 1; }
 mkdir -p .cargo
-cat >.cargo/config.toml <<'EOF'
+# Appended: the repository's own settings (macOS' linker flags) stay.
+cat >>.cargo/config.toml <<'EOF'
+
 # Written by `make dist`: the crates come from vendor/, never the network.
 [source.crates-io]
 replace-with = "vendored-sources"

@@ -21,8 +21,9 @@ source = {
 description = {
   summary = "Fast, connected, deterministic roguelike maps for Lua 5.4, LuaJIT and OpenResty",
   detailed = [[
-Six map generators (rooms and corridors, caves, BSP, cellular automata,
-drunkard's walk, mazes), every floor cell reachable from the player, the
+Seven map generators (rooms and corridors, caves, BSP, cellular automata,
+drunkard's walk, mazes, overworlds), every floor cell reachable from the
+player, the
 same map for the same seed on every interpreter and release, with vaults,
 an arrival cell and a game's own things placed on request; and a toolkit
 on the same plain tables: field of view and line of sight, Dijkstra and
@@ -60,10 +61,13 @@ build = {
       ["map.server"] = "lua/map/server.lua",
       ["map.query"] = "lua/map/query.lua",
       ["map.page"] = "lua/map/page.lua",
+      ["map.love"] = "lua/map/love.lua",
     },
-    bin = { map = "lua/main.lua" },
+    -- lua/main.lua, with the LuaJIT it was built for written in (Makefile).
+    bin = { map = "build/rock/map" },
   },
-  copy_directories = { "types" },
+  -- docs/: `luarocks doc map` opens docs/index.md.
+  copy_directories = { "types", "docs" },
 }
 -- `luarocks test` in the sources: the specs that need only the module, run
 -- against the tree the rock is installed in, on its interpreter (.busted's

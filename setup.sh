@@ -10,13 +10,14 @@ apt-get update -qq
 # in examples/love/) comes after it, so that it uses libluajit2; xvfb and xauth
 # run the demo headless (`make test-love`); chromium tests the page
 # (`make test-browser`); luarocks builds and installs the rock
-# (map-*.rockspec, docs/testing.md).
+# (map-*.rockspec, docs/testing.md); python3-venv holds the third-party
+# readers of the level editors' files (`make test-editors`).
 apt-get install -y -qq --no-install-recommends \
   make gcc pkg-config ca-certificates \
   lua5.4 liblua5.4-dev luajit2 libluajit2-5.1-dev \
   lua-busted lua-check lua-dkjson curl wrk \
   nginx-light libnginx-mod-http-lua \
-  love xvfb xauth chromium luarocks >/dev/null
+  love xvfb xauth chromium luarocks python3-venv >/dev/null
 
 # busted pulls in Lua 5.1 and makes it `lua`; the module is built for Lua 5.4
 # and LuaJIT, so point `lua` at Lua 5.4.

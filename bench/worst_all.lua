@@ -181,6 +181,7 @@ local function configurations()
     { width = 4, height = 1000000, seed = 1, algorithm = "cellular", generations = 20, items = 0 },
     { width = 2000, height = 2000, seed = 1, algorithm = "cave", fill = 1 },
     { width = 2000, height = 2000, seed = 1, algorithm = "overworld", octaves = 8, scale = 1 },
+    { width = 2000, height = 2000, seed = 1, algorithm = "cellular", locks = 26 },
     { width = 2000, height = 2000, seed = 1, algorithm = "rooms", rooms = 10000, loops = 1000, doors = true,
       vaults = maps.VAULTS.doors, place = maps.PLACE },
     { width = 2000, height = 2000, seed = 1, algorithm = "cave", fill = 1, vaults = maps.VAULTS.doors,
@@ -339,6 +340,20 @@ local function with_map(on)
       return on("floor", s):step(d_rows(s), x, y, { diagonal = true, avoid = avoid_list(), known = mapped("floor", s) })
     end)
   end
+  -- The longest texts: 4,000,000 cells, and the Lua export's row of one
+  -- cell on a tall map.
+  M.to_tiled = function()
+    return {
+      call("pillars 2000x2000, JSON", function() return on("pillars", SQUARE):to_tiled() end),
+      call("pillars 1x4000000, Lua export", function() return on("pillars", TALL):to_tiled({ format = "lua" }) end),
+    }
+  end
+  M.to_xp = function()
+    return {
+      call("pillars 2000x2000", function() return on("pillars", SQUARE):to_xp() end),
+      call("checker 1x4000000, glyphs", function() return on("checker", TALL):to_xp({ glyphs = "#█.·" }) end),
+    }
+  end
   M.visible = function()
     return {
       call("open 1x4000000, end to end", function() return on("floor", TALL):visible(1, 1, 1, CAP) end),
@@ -385,6 +400,26 @@ WORST["map.parse"] = function()
   return on_shapes("a text of 4,000,000 cells", function(s)
     return map.parse(once("text " .. shape_name(s), function() return text_of(s[1], s[2]) end))
   end)
+end
+WORST["map.from_tiled"] = function()
+  return {
+    call("a JSON map of 2000x2000 pillars", function()
+      return map.from_tiled(once("tiled pillars", function() return map.to_tiled(mapped("pillars", SQUARE)) end))
+    end),
+    call("a JSON map of 1x4000000 pillars", function()
+      return map.from_tiled(once("tiled tall", function() return map.to_tiled(mapped("pillars", TALL)) end))
+    end),
+  }
+end
+WORST["map.from_xp"] = function()
+  return {
+    call("an image of 2000x2000 pillars", function()
+      return map.from_xp(once("xp pillars", function() return map.to_xp(mapped("pillars", SQUARE)) end))
+    end),
+    call("an image of 1x4000000 checker", function()
+      return map.from_xp(once("xp tall", function() return map.to_xp(mapped("checker", TALL)) end))
+    end),
+  }
 end
 WORST["map.describe"] = function()
   local list = {}

@@ -8,8 +8,33 @@
 local NAME = (arg and arg[0] or ""):match("[^/]+$") or "main.lua"
 local HINT = " (" .. (NAME:match("%.lua$") and "lua " .. NAME or NAME) .. " --help for usage)"
 
+-- The LuaJIT the rock was built with, or nil: the Makefile's `rock` target
+-- writes its path here in the copy it installs. luarocks' wrapper for a
+-- LuaJIT tree starts plain lua5.1 unless luarocks is configured otherwise
+-- (its lua_interpreter), and this file then runs itself again on LuaJIT.
+---@type string?
+local BUILT_FOR = nil
+
+-- A word for sh, quoted.
+local function quoted(s)
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+-- Runs this file with the same arguments and paths on `lua`; its exit status.
+local function run_on(lua)
+  local words = { "exec env", "LUA_PATH=" .. quoted(package.path), "LUA_CPATH=" .. quoted(package.cpath),
+    "MAP_RERUN=1", quoted(lua), quoted(arg[0]) }
+  for i = 1, #arg do words[#words + 1] = quoted(arg[i]) end
+  local status = os.execute(table.concat(words, " "))
+  -- Lua 5.1's os.execute gives system()'s status: the exit code times 256,
+  -- or the signal that ended the command.
+  if status % 256 ~= 0 then return 128 + status % 128 end
+  return math.floor(status / 256)
+end
+
 ---@diagnostic disable-next-line: unnecessary-if (type checkers assume LuaJIT; plain Lua 5.1 gets here)
 if _VERSION == "Lua 5.1" and not jit then
+  if BUILT_FOR and not os.getenv("MAP_RERUN") then os.exit(run_on(BUILT_FOR)) end
   io.stderr:write(NAME, ": needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n")
   os.exit(1)
 end
@@ -75,7 +100,7 @@ local function help()
     "  seed              an integer with |seed| <= 2^53 (default: a fresh one, shown on stderr as \"seed: N\")",
     "  algorithm         " .. table.concat(args.ALGORITHMS, ", ") .. " (default " .. args.DEFAULT_ALGORITHM .. ")",
     "  --width=N --height=N --seed=N --algorithm=NAME",
-    "                    the same, by name; named and positional arguments mix freely",
+    "                    the same, by name (--width 80 too); named and positional arguments mix freely",
     "  --format=text|json",
     "                    the text (default) or the level as JSON",
     "  --OPTION=VALUE    an option of the algorithm, below; a boolean one alone (--doors) is true",
@@ -102,14 +127,39 @@ local function help()
   return table.concat(lines, "\n") .. "\n"
 end
 
+-- Whether `--name` takes a value (`--name=value` or `--name value`): all
+-- but the boolean options, which alone mean true.
+local function takes_value(name)
+  local kind = args.OPTION_TYPES[name]
+  return name == "width" or name == "height" or name == "seed" or name == "algorithm" or name == "format"
+    or kind ~= nil and kind ~= "boolean"
+end
+
+-- One "--" argument `a`: its name and value, and how many arguments it
+-- took (2 when its value is `following`, given apart: `--fill 0.3`).
+---@param a string
+---@param following string?
+---@return string name
+---@return string|true value
+---@return integer taken
+local function named(a, following)
+  local name, value = a:match("^%-%-([^=]*)=(.*)$")
+  if name == "" then usage_error("'" .. a .. "' names no option") end
+  if name and value then return name, value, 1 end
+  name = a:sub(3)
+  if takes_value(name) and following ~= nil then return name, following, 2 end
+  return name, true, 1
+end
+
 -- The arguments as texts by name, positional and named alike: given[name]
--- is the text, or true for a named one without "=" (--doors). After "--"
--- every argument is positional; before it, "-" and a letter is an option,
--- and "-" and a digit a negative number.
+-- is the text, or true for a named one without a value (--doors). After
+-- "--" every argument is positional; before it, "-" and a letter is an
+-- option, and "-" and a digit a negative number.
 local function collect(list)
   local given, next_position, options_end = {}, 1, false
-  for _, a in ipairs(list) do
-    local name, value
+  local i = 1
+  while list[i] ~= nil do
+    local a, name, value, taken = list[i], nil, nil, 1
     if a == "--" and not options_end then
       options_end = true
     elseif options_end or not a:match("^%-") or a:match("^%-[%d.]") or a == "-" then
@@ -125,14 +175,13 @@ local function collect(list)
     elseif a:sub(1, 2) ~= "--" then
       usage_error("unknown option " .. args.shown(a))
     else
-      name, value = a:match("^%-%-([^=]*)=(.*)$")
-      if not name then name, value = a:sub(3), true end
-      if name == "" then usage_error("'" .. a .. "' names no option") end
+      name, value, taken = named(a, list[i + 1])
     end
     if name then
       if given[name] ~= nil then usage_error(name .. " given twice") end
       given[name] = value
     end
+    i = i + taken
   end
   return given
 end
@@ -174,14 +223,20 @@ end
 -- the seed catalogue (map.stats), one line per seed.
 local function stats(list)
   local rest, seeds, csv = {}, nil, false
-  for _, a in ipairs(list) do
+  local i = 1
+  while list[i] ~= nil do
+    local a = list[i]
     if a:match("^%-%-seeds=") then
       seeds = a:sub(9)
+    elseif a == "--seeds" then -- --seeds A..B
+      i = i + 1
+      seeds = list[i]
     elseif a == "--csv" then
       csv = true
     else
       rest[#rest + 1] = a
     end
+    i = i + 1
   end
   local first, last = (seeds or ""):match("^(%-?%d+)%.%.(%-?%d+)$")
   local from, to = tonumber(first), tonumber(last)
@@ -195,7 +250,7 @@ local function stats(list)
   local ok, problem = pcall(require("map.stats").catalogue, options, from, to, csv, output)
   if not ok then
     if interrupted(problem) then os.exit(130) end
-    usage_error(tostring(problem))
+    usage_error(args.unprefixed(tostring(problem)))
   end
 end
 
@@ -215,7 +270,7 @@ local function main()
       io.stderr:write(NAME, ": ", result, "\n")
       os.exit(1)
     end
-    usage_error(result)
+    usage_error(args.unprefixed(result))
   end
   -- An unseeded map can be made again: its seed goes to stderr, stdout stays the map.
   if fresh then io.stderr:write(("seed: %d\n"):format(options.seed)) end

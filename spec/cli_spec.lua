@@ -198,7 +198,7 @@ describe("main.lua", function()
           assert.are.equal(expected .. "\n", out, algorithm .. " " .. option.name)
         else
           assert.are.equal(2, code)
-          assert.are.equal("main.lua: " .. expected .. HINT .. "\n", err)
+          assert.are.equal("main.lua: " .. args.unprefixed(expected) .. HINT .. "\n", err)
         end
       end
     end
@@ -225,7 +225,7 @@ describe("main.lua", function()
             assert.are.equal(0, code, what .. ": " .. err)
             assert.are.equal(expected .. "\n", out, what)
           else
-            assert.are.equal("main.lua: " .. expected .. HINT .. "\n", err, what)
+            assert.are.equal("main.lua: " .. args.unprefixed(expected) .. HINT .. "\n", err, what)
           end
         else
           assert.are.equal(2, code, what)
@@ -233,6 +233,24 @@ describe("main.lua", function()
         end
       end
     end
+  end)
+
+  it("takes --name value as --name=value, a boolean option alone as true", function()
+    local expected = map.generate_text { width = 40, height = 15, seed = -5, algorithm = "cave", fill = 0.3 } .. "\n"
+    for _, list in ipairs({
+      { "--width", "40", "--height", "15", "--seed", "-5", "--algorithm", "cave", "--fill", "0.3" },
+      { "40", "15", "-5", "cave", "--fill", "0.3" },
+      { "--fill=0.3", "--algorithm", "cave", "40", "15", "--seed", "-5" },
+    }) do
+      local out, err, code = cli(unpack(list))
+      assert.are.same({ 0, "" }, { code, err }, table.concat(list, " "))
+      assert.are.equal(expected, out, table.concat(list, " "))
+    end
+    -- A boolean option takes no value apart: "60" stays the width.
+    assert.are.equal(map.generate_text { width = 60, height = 20, seed = 1, doors = true } .. "\n",
+      (cli("--doors", "60", "20", "1")))
+    assert.are.equal(map.generate_json(30, 12, 7) .. "\n", (cli("--format", "json", "30", "12", "7")))
+    assert_usage_error("width must be an integer, got '--height'", "--width", "--height")
   end)
 
   it("prints generate_json's JSON with --format=json", function()
@@ -261,12 +279,12 @@ describe("main.lua", function()
       { "doors given twice", "--doors", "--doors=false" },
       { "doors must be a boolean, got 'maybe'", "--doors=maybe" },
       { "format must be text or json, got 'html'", "--format=html" },
-      { "map.generate_text: width must be an integer >= 6, got 4", 4, 20, 1 },
-      { "map.generate_text: height must be an integer >= 5, got -20", 60, -20 },
-      { "map.generate_text: algorithm must be " .. support.ALGORITHM_LIST .. ', got string "labyrinth"', 60, 20, 1,
+      { "width must be an integer >= 6, got 4", 4, 20, 1 },
+      { "height must be an integer >= 5, got -20", 60, -20 },
+      { "algorithm must be " .. support.ALGORITHM_LIST .. ', got string "labyrinth"', 60, 20, 1,
         "labyrinth" },
-      { 'map.generate_text: option fill applies only to algorithms "cave" and "drunkard"', 60, 20, 1, "--fill=0.5" },
-      { "map.generate_json: rooms must be an integer from 1 to 10000, got 0", "--rooms=0", "--format=json", 60, 20, 1 },
+      { 'option fill applies only to algorithms "cave" and "drunkard"', 60, 20, 1, "--fill=0.5" },
+      { "rooms must be an integer from 1 to 10000, got 0", "--rooms=0", "--format=json", 60, 20, 1 },
     }
     for _, case in ipairs(bad) do assert_usage_error(unpack(case)) end
   end)
@@ -288,8 +306,35 @@ describe("main.lua", function()
     -- The module's own refusal of an algorithm named like the marker.
     for _, name in ipairs({ "internal error", map.INTERNAL_ERROR }) do
       local _, expected = pcall(map.generate_text, { width = 60, height = 20, seed = 1, algorithm = name })
-      assert_usage_error(expected, "60", "20", "1", name)
+      assert_usage_error(args.unprefixed(expected), "60", "20", "1", name)
     end
+  end)
+
+  it("runs itself on the LuaJIT it was built for when started by plain Lua 5.1 (the rock's wrapper)", function()
+    local dir = run("mktemp -d /tmp/map-cli-spec.XXXXXX"):gsub("\n$", "")
+    finally(function() os.execute("rm -rf " .. support.shell_quote(dir)) end)
+    local luajit = run("command -v luajit"):gsub("\n$", "")
+    local main, count = support.read_file("lua/main.lua"):gsub("\nlocal BUILT_FOR = nil\n",
+      ("\nlocal BUILT_FOR = %q\n"):format(luajit))
+    assert.are.equal(1, count, "lua/main.lua has no BUILT_FOR line for the Makefile's rock target")
+    local f = assert(io.open(dir .. "/map", "wb"))
+    f:write(main)
+    f:close()
+    local how = { main = dir .. "/map", interpreter = "lua5.1", cwd = "/tmp", cpath = ROOT .. "/build/lib/lua/5.1/?.so",
+      path = ROOT .. "/lua/?.lua" }
+    local out, err, code = support.run_main(how, "60", "20", "42", "--algorithm", "cave")
+    assert.are.same({ 0, "", map.generate_text { width = 60, height = 20, seed = 42, algorithm = "cave" } .. "\n" },
+      { code, err, out })
+    out, err, code = support.run_main(how, "3", "it's")
+    assert.are.same({ 2, "", "map: height must be an integer, got 'it's' (map --help for usage)\n" },
+      { code, out, err })
+    out = support.run_main(how, "--version")
+    assert.truthy(out:find("(LuaJIT ", 1, true), out)
+    -- Without BUILT_FOR (a checkout's main.lua), plain Lua 5.1 is refused.
+    how.main = ROOT .. "/lua/main.lua"
+    out, err, code = support.run_main(how, "60", "20", "42")
+    assert.are.same({ 1, "", "main.lua: needs Lua 5.4 or LuaJIT, this is Lua 5.1 (see the README)\n" },
+      { code, out, err })
   end)
 
   it("finds the module `make` built from any directory, and the installed one without a checkout", function()

@@ -8,6 +8,7 @@ local map = require "map"
 local json = require "dkjson"
 local support = require "spec.support"
 local ref_distances = require("spec.reference.distances").distances
+local locks_problem = require("spec.reference.locks").problem
 
 local floor = math.floor
 local count_cells = support.count_cells
@@ -248,6 +249,13 @@ local function problem(m, opts)
   end
   local doors_on = value_of(opts, "doors") == true
   local allowed, blocked = allowed_cells(algorithm, doors_on), blocked_cells(algorithm)
+  if ((value_of(opts, "locks") or 0) > 0) ~= (m.locks ~= nil) then return "m.locks is not there with locks" end
+  if m.locks then
+    -- Its doors and keys (spec/locks_spec.lua has the rest).
+    for _, lock in ipairs(m.locks) do allowed[lock.door.char], allowed[lock.key.char] = true, true end
+    local why = locks_problem(m)
+    if why then return "locks: " .. why end
+  end
   local count = { ["#"] = 0, ["."] = 0, ["@"] = 0, [">"] = 0, ["$"] = 0, ["!"] = 0, ["+"] = 0 }
   local walls = 0
   for y = 1, h do

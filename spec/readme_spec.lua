@@ -47,6 +47,25 @@ describe("what is made from the module by `make readme`", function()
     assert.are.equal(map.ALGORITHMS, game.ALGORITHMS)
   end)
 
+  it("the rockspec's description counts and names the generators of map.ALGORITHMS", function()
+    -- How the description names each generator; a new one fails here until
+    -- it has its words (and the rockspec says them).
+    local WORDS = { rooms = "rooms and corridors", cave = "caves", bsp = "BSP", cellular = "cellular automata",
+      drunkard = "drunkard's walk", maze = "mazes", overworld = "overworlds" }
+    local COUNTS = { "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve" }
+    local ls = assert(io.popen("ls map-*.rockspec"))
+    local file = ls:read("*l")
+    ls:close()
+    local detailed = assert(support.read_file(file):match("detailed = %[%[(.-)%]%]"), file):gsub("%s+", " ")
+    local count, list = detailed:match("^ ?(%a+) map generators %(([^)]*)%)")
+    assert.are.equal(COUNTS[#map.ALGORITHMS], count, file .. ": the count of generators")
+    local named = {}
+    for _, name in ipairs(map.ALGORITHMS) do
+      named[#named + 1] = assert(WORDS[name], "no words for the generator " .. name .. " in this spec")
+    end
+    assert.are.equal(table.concat(named, ", "), list, file .. ": the generators, in map.ALGORITHMS' order")
+  end)
+
   it("docs/autotile-blob.svg pictures the 47 blob masks as the module numbers them", function()
     assert.are.equal(dofile("docs/blob_tiles.lua"), support.read_file("docs/autotile-blob.svg"), "run `make readme`")
   end)
@@ -152,6 +171,81 @@ describe("docs/api.md's examples show what they print", function()
   end)
 end)
 
+describe("docs/api.md's examples, each on its own", function()
+  -- Every ```lua block, with its line and the `## ` heading it is under.
+  local function api_blocks()
+    local text = support.read_file("docs/api.md")
+    local list, heading, line = {}, nil, 0
+    local in_block
+    for row in (text .. "\n"):gmatch("([^\n]*)\n") do
+      line = line + 1
+      if in_block then
+        if row == "```" then
+          list[#list + 1] = in_block
+          in_block = nil
+        else
+          in_block.code[#in_block.code + 1] = row
+        end
+      elseif row == "```lua" then
+        in_block = { line = line, heading = heading, code = {} }
+      else
+        heading = row:match("^## (.+)$") or heading
+      end
+    end
+    for _, block in ipairs(list) do block.code = table.concat(block.code, "\n") end
+    return list
+  end
+
+  -- Runs `code` in an environment where reading or writing an undefined
+  -- global is an error; print and io.write print nothing.
+  local function run_strict(code, name)
+    local quiet_io = setmetatable({ write = function() end }, { __index = io })
+    local env = setmetatable({ print = function() end, io = quiet_io }, {
+      __index = function(_, key)
+        local value = rawget(_G, key)
+        if value == nil then error("undefined global " .. tostring(key), 2) end
+        return value
+      end,
+      __newindex = function(_, key) error("assignment to the global " .. tostring(key), 2) end,
+    })
+    local chunk = assert((loadstring or load)(code, "=" .. name, "t", env))
+    if setfenv then setfenv(chunk, env) end
+    chunk()
+  end
+
+  it("runs each block alone (one that says it continues a section's level, after it), no undefined global", function()
+    local list, ran, continued = api_blocks(), 0, 0
+    local chains = {} -- heading -> the codes of the blocks so far of its level's example
+    for _, block in ipairs(list) do
+      local name = "docs/api.md:" .. block.line
+      local continues = block.code:match('^%-%- continues the level of "([^"]+)"')
+      local code = block.code
+      if continues then
+        local chain = assert(chains[continues], name .. ": continues " .. continues .. ", which has no block before")
+        code = table.concat(chain, "\n") .. "\n" .. block.code
+        chain[#chain + 1] = block.code
+        continued = continued + 1
+      elseif block.heading and not chains[block.heading] then
+        chains[block.heading] = { block.code } -- a section's first block: a level later blocks may continue
+      end
+      local ok, err = pcall(run_strict, code, name)
+      assert(ok, name .. " (under " .. tostring(block.heading) .. "): " .. tostring(err))
+      ran = ran + 1
+    end
+    assert(ran >= 29 and continued <= 3, ran .. " blocks run, " .. continued .. " continuing another")
+  end)
+
+  it("fails on a fragment: a block that uses what it does not define", function()
+    local ok, err = pcall(run_strict, "local d = map.distances(m, m.player)", "fragment")
+    assert.are.same({ false, true }, { ok, tostring(err):find("undefined global map$") ~= nil }, tostring(err))
+    ok, err = pcall(run_strict, 'local map = require "map"\nprint(map.render(m))', "fragment")
+    assert.are.same({ false, true }, { ok, tostring(err):find("undefined global m$") ~= nil }, tostring(err))
+    ok, err = pcall(run_strict, "total = 1", "fragment")
+    assert.are.same({ false, true }, { ok, tostring(err):find("assignment to the global total$") ~= nil },
+      tostring(err))
+  end)
+end)
+
 describe("docs/levels.md", function()
   -- Each Lua example followed by "prints (on both interpreters):" is run,
   -- its print()s caught, and compared with the output shown under it.
@@ -167,6 +261,6 @@ describe("docs/levels.md", function()
       assert.are.equal(shown, table.concat(out, "\n") .. "\n")
       checked = checked + 1
     end
-    assert.are.equal(2, checked)
+    assert.are.equal(3, checked)
   end)
 end)

@@ -231,6 +231,7 @@ describe("map.server (no nginx)", function()
     assert.are.same({ "/a/b-c.d_e~/", "http://localhost:8080" }, { server.config.path, server.config.cors })
     server.configure({ path = "/x/" })
     assert.are.same({ "/x/", false }, { server.config.path, server.config.cors }) -- settings not given: defaults
+    assert.are.equal("/x/", server.config_for("/").path) -- the defaults at / gave way
     pcall(server.configure, { path = "/y/", max_width = 0 })
     assert.are.equal("/x/", server.config.path) -- unchanged by a failed call
     server.configure()
@@ -630,8 +631,43 @@ describe("map.server (no nginx)", function()
       assert.truthy(body:find("<option selected>rooms</option>", 1, true))
       assert.are.equal(400, (server.respond("format=xml")))
       assert.are.equal("text/plain; charset=utf-8", select(2, server.respond("format=xml"))["Content-Type"])
-      assert.are.equal("text/plain; charset=utf-8",
-        select(2, server.respond("seed=x&format=json&format=json"))["Content-Type"])
+      for _, query in ipairs({ "format=json&format=html", "format=html&format=json", "format=json&format" }) do
+        assert.are.equal("text/plain; charset=utf-8", select(2, server.respond(query))["Content-Type"], query)
+      end
+    end)
+
+    it("refuses a request for JSON with the message as JSON", function()
+      local cases = {
+        { "seed=x&format=json", "seed must be an integer from -2^53 to 2^53, got 'x'" },
+        { "seed=1&format=json&format=json", "parameter format given more than once" },
+        { "seed=1&format=json&width=3", "width must be an integer >= 6, got 3" },
+        { "seed=1&format=json&algorithm=%C3%BC",
+          "unknown algorithm '\\xC3\\xBC' (this server has: " .. table.concat(map.ALGORITHMS, ", ") .. ")" },
+      }
+      for _, case in ipairs(cases) do
+        local status, headers, body = server.respond(case[1])
+        assert.are.same({ 400, "application/json", "no-store" },
+          { status, headers["Content-Type"], headers["Cache-Control"] }, case[1])
+        assert.are.same({ error = case[2] }, json.decode(body), case[1])
+      end
+    end)
+
+    it("writes JSON strings a decoder reads back: escapes, and bad UTF-8 as U+FFFD", function()
+      local cases = {
+        { 'a"b\\c\n\t\1\127', 'a"b\\c\n\t\1\127' },
+        { "\195\188 \226\130\172 \240\159\152\128", "\195\188 \226\130\172 \240\159\152\128" },
+        { "\255", "\239\191\189" },
+        { "\195", "\239\191\189" },
+        { "\195\188\188", "\195\188\239\191\189" },
+        { "\224\128\128", ("\239\191\189"):rep(3) }, -- overlong
+        { "\237\160\128", ("\239\191\189"):rep(3) }, -- a surrogate
+        { "\244\144\128\128", ("\239\191\189"):rep(4) }, -- beyond U+10FFFF
+      }
+      for _, case in ipairs(cases) do
+        local text = server.json_string(case[1])
+        assert.is_nil(text:find("%c"), "a control character left: " .. text)
+        assert.are.equal(case[2], json.decode(text), ("%q"):format(case[1]))
+      end
     end)
   end)
 
@@ -707,11 +743,65 @@ describe("map.server (no nginx)", function()
     end
     sent, ngx = fake_ngx("OPTIONS", nil, "/maps/")
     server.serve(ngx)
-    assert.are.same({ 204, "GET, HEAD", "" }, { ngx.status, sent.header["Access-Control-Allow-Methods"], sent.body })
+    assert.are.same({ 204, "GET, HEAD", "If-None-Match", "86400", "" }, { ngx.status,
+      sent.header["Access-Control-Allow-Methods"], sent.header["Access-Control-Allow-Headers"],
+      sent.header["Access-Control-Max-Age"], sent.body })
+    sent, ngx = fake_ngx("GET", "seed=1", "/maps/")
+    server.serve(ngx)
+    assert.are.same({ "X-Map-Seed, ETag", nil }, { sent.header["Access-Control-Expose-Headers"], sent.header["Vary"] })
     server.configure({ cors = "https://example.org" })
     sent, ngx = fake_ngx("GET", "seed=x&format=text")
     server.serve(ngx)
-    assert.are.same({ 400, "https://example.org" }, { ngx.status, sent.header["Access-Control-Allow-Origin"] })
+    assert.are.same({ 400, "https://example.org", "X-Map-Seed, ETag", "Origin" }, { ngx.status,
+      sent.header["Access-Control-Allow-Origin"], sent.header["Access-Control-Expose-Headers"], sent.header["Vary"] })
+    -- /maps/ kept its own settings beside /'s.
+    sent, ngx = fake_ngx("GET", "seed=1", "/maps/")
+    server.serve(ngx)
+    assert.are.same({ 200, "*" }, { ngx.status, sent.header["Access-Control-Allow-Origin"] })
+  end)
+
+  it("serve(ngx) answers each configured path with its own settings", function()
+    finally(function() server.configure() end)
+    server.configure({ path = "/small/", max_width = 10, max_height = 10 })
+    server.configure({ path = "/big/", max_width = 100, max_height = 50, cors = "*" })
+    server.configure({ path = "/big/deeper/", max_width = 20 })
+    local function serve(uri, args)
+      local sent = { header = {} }
+      local ngx = {
+        req = { get_method = function() return "GET" end },
+        var = { args = args, uri = uri },
+        md5 = function(s) return string.format("%032x", #s) end,
+        header = sent.header,
+        print = function(body) sent.body = type(body) == "table" and table.concat(body) or body end,
+      }
+      server.serve(ngx)
+      return ngx.status, sent.header, sent.body
+    end
+    local cases = {
+      { "/small/", "width=10&height=10&seed=1&format=text", 200 },
+      { "/small/", "width=11&seed=1&format=text", 400,
+        "width must be an integer of at most 10 (server limit), got '11'" },
+      { "/big/", "width=100&height=50&seed=1&format=text", 200 },
+      { "/big/", "width=101&seed=1&format=text", 400,
+        "width must be an integer of at most 100 (server limit), got '101'" },
+      { "/big/deeper/", "width=21&seed=1&format=text", 400,
+        "width must be an integer of at most 20 (server limit), got '21'" },
+      { "/small", nil, 301 },
+      { "/big/other", nil, 404, "not found: maps are served at /big/" },
+      { "/big/deeper/x", nil, 404, "not found: maps are served at /big/deeper/" },
+      { "/small/x", nil, 404, "not found: maps are served at /small/" },
+    }
+    for _, case in ipairs(cases) do
+      local status, headers, body = serve(case[1], case[2])
+      assert.are.equal(case[3], status, case[1] .. "?" .. tostring(case[2]))
+      if case[4] then assert.are.equal(case[4] .. "\n", body, case[1]) end
+      local cors = case[1]:find("^/big/") and not case[1]:find("deeper") and "*" or nil
+      assert.are.equal(cors, headers["Access-Control-Allow-Origin"], case[1])
+    end
+    assert.are.equal("/small/", select(2, serve("/small", "seed=1")).Location:match("^[^?]*"))
+    -- Their ETags differ: the limits are part of what a page is made from.
+    assert.are_not.equal(select(2, serve("/small/", "seed=1&width=8"))["ETag"],
+      select(2, serve("/big/", "seed=1&width=8"))["ETag"])
   end)
 end)
 
@@ -1062,6 +1152,78 @@ describe("the server (Debian nginx via nginx/serve.sh)", function()
   it("stops on SIGINT, as Ctrl-C in `make serve` sends it", function()
     assert.is_true(stop("INT"))
     assert.truthy(read_file(dir .. "/error.log"):find("%[notice%] %d+#%d+: exit\n$"))
+  end)
+end)
+
+-- Two prefixes in one server block (docs/server.md, "Several locations"):
+-- Debian's nginx with an http block of its own, on a free port.
+describe("two locations of one nginx server block, each its own configuration", function()
+  local nginx -- support.start_server's
+
+  lazy_setup(function()
+    nginx = support.start_server(ROOT, {
+      maps = "/small/",
+      config = function(dir, port)
+        local file = dir .. "/two.conf"
+        local f = assert(io.open(file, "wb"))
+        f:write(([[
+lua_package_path "%s/lua/?.lua;;";
+lua_package_cpath "%s/build/lib/lua/5.1/?.so";
+init_by_lua_block {
+    local map_server = require "map.server"
+    map_server.configure({ path = "/small/", max_width = 30, max_height = 10 })
+    map_server.configure({ path = "/open/", cors = "https://game.example", max_width = 80 })
+}
+server {
+    listen 127.0.0.1:%d;
+    location /small { content_by_lua_block { require("map.server").serve(ngx) } }
+    location /open { content_by_lua_block { require("map.server").serve(ngx) } }
+}
+]]):format(ROOT, ROOT, port))
+        f:close()
+        return file
+      end,
+    })
+  end)
+
+  lazy_teardown(function()
+    if nginx then nginx.remove() end
+  end)
+
+  it("serves each prefix with its own limits, CORS and 404s", function()
+    local cases = {
+      { "small/?seed=1&width=30&height=10&format=text", 200, nil },
+      { "small/?seed=1&width=31&format=text", 400,
+        "width must be an integer of at most 30 (server limit), got '31'\n" },
+      { "open/?seed=1&width=80&format=text", 200, nil },
+      { "open/?seed=1&width=81&format=text", 400,
+        "width must be an integer of at most 80 (server limit), got '81'\n" },
+      { "small/x", 404, "not found: maps are served at /small/\n" },
+      { "open/x", 404, "not found: maps are served at /open/\n" },
+    }
+    for _, case in ipairs(cases) do
+      local response = nginx.get(case[1])
+      assert.are.equal(case[2], response.status, case[1])
+      if case[3] then assert.are.equal(case[3], response.body, case[1]) end
+      local open = case[1]:find("^open") ~= nil
+      assert.are.equal(open and "https://game.example" or nil, response.headers["access-control-allow-origin"], case[1])
+      assert.are.equal(open and "X-Map-Seed, ETag" or nil, response.headers["access-control-expose-headers"], case[1])
+    end
+    assert.are.equal("/open/?seed=2", nginx.get("open?seed=2").headers["location"])
+    local small = nginx.get("small/?seed=1&width=30&height=10&format=text")
+    assert.are.equal(map.generate_text(30, 10, 1) .. "\n", small.body)
+  end)
+
+  it("answers a preflight with the headers a conditional fetch needs, and JSON errors as JSON", function()
+    local preflight = nginx.get("open/", "-X OPTIONS -H 'Origin: https://game.example'"
+      .. " -H 'Access-Control-Request-Method: GET' -H 'Access-Control-Request-Headers: if-none-match'")
+    assert.are.same({ 204, "GET, HEAD", "If-None-Match", "86400", "Origin" }, { preflight.status,
+      preflight.headers["access-control-allow-methods"], preflight.headers["access-control-allow-headers"],
+      preflight.headers["access-control-max-age"], preflight.headers["vary"] })
+    assert.are.equal(405, nginx.get("small/", "-X OPTIONS").status) -- no cors there
+    local refused = nginx.get("small/?seed=abc&format=json")
+    assert.are.same({ 400, "application/json" }, { refused.status, refused.headers["content-type"] })
+    assert.are.same({ error = "seed must be an integer from -2^53 to 2^53, got 'abc'" }, json.decode(refused.body))
   end)
 end)
 

@@ -139,7 +139,8 @@ function M.option_value(option, text)
   return tonumber(text)
 end
 
--- Runs a main.lua under the interpreter that runs the specs: `how.main` (the
+-- Runs a main.lua under the interpreter that runs the specs (or
+-- `how.interpreter`, a shell word): `how.main` (the
 -- file; lua/main.lua), from `how.cwd` (the repository's root), with
 -- LUA_CPATH and LUA_PATH set to `how.cpath` and `how.path` (both
 -- interpreters' variables; default: the module and paths this process
@@ -151,7 +152,8 @@ function M.run_main(how, ...)
   local cpath, path = M.shell_quote(how.cpath or package.cpath), M.shell_quote(how.path or package.path)
   local command = string.format("cd %s && LUA_CPATH_5_4=%s LUA_CPATH=%s LUA_PATH_5_4=%s LUA_PATH=%s LUA_INIT= "
     .. "LUA_INIT_5_4= %s %s %s 2>%s; echo \"exit=$?\"", M.shell_quote(how.cwd or "."), cpath, cpath, path, path,
-    M.INTERPRETER, M.shell_quote(how.main or "lua/main.lua"), table.concat(args, " "), M.shell_quote(err_path))
+    how.interpreter or M.INTERPRETER, M.shell_quote(how.main or "lua/main.lua"), table.concat(args, " "),
+    M.shell_quote(err_path))
   local p = assert(io.popen(command))
   local out = p:read("*a")
   p:close()

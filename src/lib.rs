@@ -12,6 +12,7 @@
 // own operations each in a block of their own.
 #![deny(clippy::undocumented_unsafe_blocks, unsafe_op_in_unsafe_fn)]
 
+pub mod editors;
 pub mod generators;
 pub mod grid;
 pub mod input;

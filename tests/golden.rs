@@ -112,6 +112,42 @@ fn directed_golden_maps_are_unchanged() {
     );
 }
 
+/// The golden levels made with `locks`: `spec/golden_locks/`, each named
+/// in `cases.json` with its options (all of them numbers and booleans), its
+/// render then a line per lock, `A x,y a x,y` (spec/locks_spec.lua checks
+/// the same files on both interpreters).
+#[test]
+fn locked_golden_maps_are_unchanged() {
+    use serde_json::Value;
+
+    let text = fs::read_to_string("spec/golden_locks/cases.json").expect("cases.json");
+    let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
+    for case in &cases {
+        let name = case["name"].as_str().unwrap();
+        let mut params = Params::default();
+        for (key, value) in case["options"].as_object().unwrap() {
+            let arg = match value {
+                Value::Bool(b) => Arg::Bool(*b),
+                Value::String(s) => Arg::Str(s.clone().leak().as_bytes()),
+                v => Arg::Int(v.as_i64().expect("an integer")),
+            };
+            params.set(key.clone().leak().as_bytes(), arg);
+        }
+        let level = generate(&params).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut got = String::from_utf8(level.grid.render()).unwrap() + "\n\n";
+        for l in level.locks.as_deref().unwrap_or(&[]) {
+            let (d, k) = (l.door, l.key);
+            got += &format!(
+                "{} {},{} {} {},{}\n",
+                l.door_char as char, d.x, d.y, l.key_char as char, k.x, k.y
+            );
+        }
+        let path = format!("spec/golden_locks/{name}.txt");
+        assert_eq!(got, fs::read_to_string(&path).expect(&path), "{name}");
+    }
+    assert!(cases.len() >= 6, "only {} locked golden files", cases.len());
+}
+
 /// The golden values of `map.noise` in `spec/golden_noise/values.txt`:
 /// each line a noise's settings, a point and its value, printed with 17
 /// significant digits (which give back the double exactly).

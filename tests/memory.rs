@@ -76,6 +76,29 @@ fn example_stays_within_its_bounds() {
     }
 }
 
+#[test]
+fn locked_levels_stay_within_their_bound() {
+    use map::level::locks;
+    for algorithm in LIST.iter().filter(|a| a.carves_rock()) {
+        for (w, h) in SHAPES {
+            let params = Params {
+                algorithm: Arg::Str(algorithm.name.as_bytes()),
+                ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(3))
+            };
+            let params = params
+                .with(b"items", Arg::Int(0))
+                .with(b"locks", Arg::Int(26));
+            let (level, peak) = peak_of(|| generate(&params).unwrap());
+            let (_, json_peak) = peak_of(|| json::level(&level));
+            let cells = (w * h) as usize;
+            let bound = level::bound(cells) + locks::bound((w as usize, h as usize));
+            let placed = level.locks.as_ref().map_or(0, Vec::len);
+            let what = format!("{} {w}x{h} ({placed} locks)", algorithm.name);
+            check_level_peaks(&what, cells, (peak, json_peak), bound);
+        }
+    }
+}
+
 /// Prints a level's peaks (`generate`'s, its JSON's) per cell against its
 /// bound, and checks both.
 fn check_level_peaks(what: &str, cells: usize, (peak, json_peak): (usize, usize), bound: usize) {
@@ -911,4 +934,115 @@ fn analyze_stays_within_its_bound() {
         peak_of(|| analyze::analyze(&level.grid.clone(), &board::Walk::new(), &[], Some(links)));
     let bound = analyze::bound(size, links.len(), listed);
     assert!(peak <= bound, "rooms: {peak} > {bound}");
+}
+
+/// The editors' formats (issue 39): Tiled JSON and Lua written, Tiled JSON
+/// read in each layer encoding, REXPaint written and read, on maps of
+/// every byte; and the parsed JSON's share on the texts that parse into
+/// the most values per byte (a list of one-digit numbers, of empty lists,
+/// an object of short keys), which a reader must bound before it knows
+/// the map's size.
+#[test]
+fn the_editors_stay_within_their_bounds() {
+    use map::editors::{tiled, xp};
+    use std::io::Write;
+    for (w, h) in [(1000, 1000), (1, 1_000_000), (1_000_000, 1), (300, 300)] {
+        let cells = w * h;
+        let grid = Grid::from_cells(w, h, (0..cells).map(|i| (i * 7 % 256) as u8).collect());
+        let mut checks: Vec<(String, usize, usize)> = Vec::new();
+        let mut texts = Vec::new();
+        for format in [tiled::Format::Json, tiled::Format::Lua] {
+            let how = tiled::Writing {
+                tiles: None,
+                format,
+                tile_width: 16,
+                tile_height: 16,
+                image: "x.png",
+            };
+            let (text, peak) = peak_of(|| tiled::write(&grid, &how).unwrap());
+            checks.push((
+                format!("to_tiled {format:?}"),
+                peak,
+                tiled::bound_write((w, h)),
+            ));
+            texts.push(text);
+        }
+        let json = &texts[0];
+        let (read, peak) = peak_of(|| tiled::read(json, None, b' ').unwrap());
+        assert_eq!(read, grid);
+        let bound = tiled::bound_read_json(json.len()) + tiled::bound_read_cells(cells, 0);
+        checks.push(("from_tiled, data an array".into(), peak, bound));
+        let raw: Vec<u8> = grid
+            .cells()
+            .iter()
+            .flat_map(|&c| (c as u32 + 1).to_le_bytes())
+            .collect();
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        z.write_all(&raw).unwrap();
+        let data = base64(&z.finish().unwrap());
+        let start = find(json, b"\"data\":[");
+        let end = start + find(&json[start..], b"]");
+        let mut packed = json[..start].to_vec();
+        packed.extend_from_slice(
+            format!("\"encoding\":\"base64\",\"compression\":\"zlib\",\"data\":\"{data}\"")
+                .as_bytes(),
+        );
+        packed.extend_from_slice(&json[end + 1..]);
+        let (read, peak) = peak_of(|| tiled::read(&packed, None, b' ').unwrap());
+        assert_eq!(read, grid);
+        let bound =
+            tiled::bound_read_json(packed.len()) + tiled::bound_read_cells(cells, data.len());
+        checks.push(("from_tiled, data base64 zlib".into(), peak, bound));
+        let glyphs = xp::Glyphs::new(b"").unwrap();
+        let (image, peak) = peak_of(|| xp::write(&grid, &glyphs));
+        checks.push(("to_xp".into(), peak, xp::bound_write((w, h))));
+        let (read, peak) = peak_of(|| xp::read(&image, &glyphs).unwrap());
+        assert_eq!(read, grid);
+        checks.push(("from_xp".into(), peak, xp::bound_read((w, h))));
+        report(&format!("{w}x{h}"), cells, checks);
+    }
+    let n = 1_000_000;
+    for (name, text) in [
+        ("numbers", format!("[{}0]", "1,".repeat(n))),
+        ("empty lists", format!("[{}[]]", "[],".repeat(n))),
+        (
+            "short keys",
+            format!(
+                "{{{}\"\":0}}",
+                (0..n).map(|i| format!("\"{i}\":0,")).collect::<String>()
+            ),
+        ),
+    ] {
+        let (_, peak) = peak_of(|| tiled::read(text.as_bytes(), None, b' ').unwrap_err());
+        let bound = tiled::bound_read_json(text.len());
+        println!(
+            "from_tiled's JSON, {name}: {:.1} B/byte, bound {:.1}",
+            peak as f64 / text.len() as f64,
+            bound as f64 / text.len() as f64
+        );
+        assert!(peak <= bound, "from_tiled's JSON, {name}: {peak} > {bound}");
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> usize {
+    hay.windows(needle.len()).position(|w| w == needle).unwrap()
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = String::with_capacity(bytes.len() / 3 * 4 + 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
+        for i in 0..4 {
+            s.push(if i <= chunk.len() {
+                A[(n >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+    }
+    s
 }

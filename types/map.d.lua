@@ -56,6 +56,15 @@
 ---@class map.Placed: map.Position
 ---@field char string the character placed
 
+---A cell with the character of a door or key (`locks`).
+---@class map.LockCell: map.Position
+---@field char string the door's letter (`"A"` ...) or the key's (`"a"` ...)
+
+---A locked door and the key that opens it (`locks`).
+---@class map.Lock
+---@field door map.LockCell the door, on a chokepoint
+---@field key map.LockCell its key, on `@`'s side of the door, reached with the keys of the doors before it
+
 ---An item on the floor.
 ---@class map.Item: map.Position
 ---@field kind "$"|"!" its character on the map
@@ -75,6 +84,7 @@
 ---@field vaults map.Vault[] the vaults placed (the `vaults` option), in order
 ---@field placed map.Placed[] the cells the `place` option put characters on
 ---@field up? map.Position with `arrive`: where `@` came down, an up staircase under it
+---@field locks? map.Lock[] with `locks`: the doors and their keys, in the order the doors open (fewer than asked when the level has too few chokepoints)
 ---@field blocked? string the characters that block walking where `#` alone does not: the overworld's `"#~^"`; every walking function takes it as its `blocked` default
 
 ---The arguments every algorithm takes (`map.generate{...}`); each algorithm's
@@ -120,6 +130,7 @@
 ---@field rooms? integer integer from 1 to 10000, default 10: rooms wanted; fewer when they do not fit
 ---@field doors? boolean boolean, default false: put + where a corridor enters a room's wall, no two doors touching
 ---@field loops? integer integer from 0 to 1000, default 0: extra corridors, each from a random room to the nearest room not linked to it
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
 ---@field wraps? false only false here: it asks for nothing (an option of example)
@@ -130,6 +141,7 @@
 ---@field algorithm "cave"
 ---@field fill? number number in (0, 1], default 0.5: the fraction of the interior to carve
 ---@field max_frontier? integer integer from 1 to 4000000, default min(width, height): the frontier's soft cap: low values make narrow passages
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
@@ -145,6 +157,7 @@
 ---@field max_ratio? number number in [1, 100], default 1.5: a part longer than max_ratio times its breadth is always split across
 ---@field doors? boolean boolean, default false: put + where a corridor enters a room's wall, no two doors touching
 ---@field loops? integer integer from 0 to 1000, default 0: extra corridors, each from a random room to the nearest room not linked to it
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
 ---@field wraps? false only false here: it asks for nothing (an option of example)
@@ -155,6 +168,7 @@
 ---@field algorithm "cellular"
 ---@field probability? number number in [0, 1], default 0.45: chance that an interior cell starts as wall, before smoothing
 ---@field generations? integer integer from 0 to 20, default 4: smoothing passes of the 4-5 rule (most caves stop changing within 10)
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
@@ -167,6 +181,7 @@
 ---@field algorithm "drunkard"
 ---@field fill? number number in (0, 1], default 0.4: the fraction of the interior to carve
 ---@field lifetime? integer integer from 1 to 1000, default 400: steps each walker takes at most: short gives blobs, long gives winding tunnels
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
@@ -178,6 +193,7 @@
 ---@class (exact) map.MazeOptions: map.Options
 ---@field algorithm "maze"
 ---@field braid? number number in [0, 1], default 0: fraction of dead ends opened into loops (0: a perfect maze, 1: none left)
+---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
@@ -195,6 +211,7 @@
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
+---@field locks? 0 only 0 here: it asks for nothing (an option of rooms and cave and bsp and cellular and drunkard and maze)
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
 ---@field wraps? false only false here: it asks for nothing (an option of example)
 ---@field vaults? nil not here: vaults applies only to levels carved from rock
@@ -204,7 +221,7 @@
 
 ---@class (exact) map.ExampleOptions: map.Options
 ---@field algorithm "example"
----@field sample? string string of at most 4160 bytes, default "caves": the example: a built-in sample's name (caves, caverns, rooms, dungeon, maze, overworld) or map text, rows of equal length
+---@field sample? string string of at most 4160 bytes, default "caves": the example: a built-in sample's name (caves, caverns, rooms, dungeon, overworld) or map text, rows of equal length
 ---@field n? integer integer from 2 to 4, default 3: the windows' size: each n x n window of the level is one of the sample's
 ---@field symmetry? string string of at most 16 bytes, default "all": the sample's symmetries that count: none, rotations, or all (rotations and reflections)
 ---@field wraps? boolean boolean, default false: whether the sample's windows wrap round its edges (the level's never do)
@@ -215,6 +232,7 @@
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false here: it asks for nothing (an option of rooms and bsp)
 ---@field loops? 0 only 0 here: it asks for nothing (an option of rooms and bsp)
+---@field locks? 0 only 0 here: it asks for nothing (an option of rooms and cave and bsp and cellular and drunkard and maze)
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
 ---@field vaults? nil not here: vaults applies only to levels carved from rock
 ---@field arrive? nil not here: arrive applies only to levels carved from rock
@@ -228,6 +246,7 @@
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field doors? false only false: it asks for nothing
 ---@field loops? 0 only 0: it asks for nothing
+---@field locks? 0 only 0: it asks for nothing
 ---@field braid? 0 only 0: it asks for nothing
 ---@field wraps? false only false: it asks for nothing
 
@@ -410,8 +429,10 @@
 
 ---@alias map.WalkOptions.Exact map.WalkOptions & table<keyof map.WalkOptions, any>
 
----@class map.LevelAnalyzeOptions: map.WalkOptions
+---@class (exact) map.LevelAnalyzeOptions: map.WalkOptions
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
+
+---@alias map.LevelAnalyzeOptions.Exact map.LevelAnalyzeOptions & table<keyof map.LevelAnalyzeOptions, any>
 
 ---What `map.parse` returns: the map a text draws, and its `@` and `>`.
 ---@class map.Parsed
@@ -616,6 +637,57 @@ function map.visible(m, x1, y1, x2, y2, options) end
 ---@return map.Parsed
 function map.parse(text) end
 
+---`map.to_tiled`'s options: Tiled's JSON map (`.tmj`) or its Lua export.
+---@class (exact) map.TiledOptions
+---@field format? "json"|"lua" default "json"; "lua" is Tiled's Lua export, which STI loads
+---@field tiles? string the game's tiles: the character of tile id 0, 1, ... (default the 256 bytes, CP437's order)
+---@field tile_width? integer 1 to 4096 pixels, default 16
+---@field tile_height? integer 1 to 4096 pixels, default 16
+---@field image? string the tileset's image file, default "cp437_16x16.png"
+
+---@alias map.TiledOptions.Exact map.TiledOptions & table<keyof map.TiledOptions, any>
+
+---`map.from_tiled`'s options.
+---@class (exact) map.FromTiledOptions
+---@field tiles? string the characters of tile ids that carry no `char` property
+---@field empty? string the character of an empty cell (gid 0), default " "
+
+---@alias map.FromTiledOptions.Exact map.FromTiledOptions & table<keyof map.FromTiledOptions, any>
+
+---`map.to_xp`'s and `map.from_xp`'s options.
+---@class (exact) map.XpOptions
+---@field glyphs? string pairs of a map's character and its glyph, CP437 characters in UTF-8 (`"#█.·"`)
+
+---@alias map.XpOptions.Exact map.XpOptions & table<keyof map.XpOptions, any>
+
+---The map as a Tiled map: JSON (`.tmj`) or Tiled's Lua export. One tile
+---layer, one tileset whose every tile carries its character as the
+---property `char`. Errors on a character not in `options.tiles`.
+---@param m map.Map
+---@param options? map.TiledOptions.Exact
+---@return string
+function map.to_tiled(m, options) end
+
+---The map a Tiled JSON map draws (layer data an array, or base64, plain,
+---zlib or gzip), as `map.parse` returns it.
+---@param text string
+---@param options? map.FromTiledOptions.Exact
+---@return map.Parsed
+function map.from_tiled(text, options) end
+
+---The map as a REXPaint image: the gzipped bytes of an `.xp` file.
+---@param m map.Map
+---@param options? map.XpOptions.Exact
+---@return string
+function map.to_xp(m, options) end
+
+---The map a REXPaint image draws (its layers laid on each other), as
+---`map.parse` returns it.
+---@param data string
+---@param options? map.XpOptions.Exact
+---@return map.Parsed
+function map.from_xp(data, options) end
+
 ---For wall sprites that join up: `t[y][x]` is the mask of the neighbours in
 ---the class (N = 1, NE = 2, E = 4, SE = 8, S = 16, SW = 32, W = 64, NW = 128)
 ---for each cell of the class, false for the others. Errors on a bad map, an
@@ -653,33 +725,49 @@ function map.autotile(m, options) end
 
 ---@alias map.LevelOptions.Exact map.LevelOptions & table<keyof map.LevelOptions, any>
 
----@class map.LevelFovOptions
+---@class (exact) map.LevelFovOptions
 ---@field opaque? string the characters that block sight, default "#+"
 ---@field into? map.Field a memory of the level's size: the cells seen are marked in it, and their count returned instead of a field
 
+---@alias map.LevelFovOptions.Exact map.LevelFovOptions & table<keyof map.LevelFovOptions, any>
+
 ---`lvl:fov`'s options with `into`, which make it return a count.
----@class map.LevelFovInto: map.LevelFovOptions
+---@class (exact) map.LevelFovInto: map.LevelFovOptions
 ---@field into map.Field a memory of the level's size (`map.field`, `lvl:field()`)
 
----@class map.LevelDistancesOptions: map.DistancesOptions
+---@alias map.LevelFovInto.Exact map.LevelFovInto & table<keyof map.LevelFovInto, any>
+
+---@class (exact) map.LevelDistancesOptions: map.DistancesOptions
 ---@field known? map.Known|map.Field only known cells may be entered: a table of rows, or a field of flags (a memory, a fov field)
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
 
----@class map.LevelFleeOptions: map.LevelDistancesOptions
+---@alias map.LevelDistancesOptions.Exact map.LevelDistancesOptions & table<keyof map.LevelDistancesOptions, any>
+
+---@class (exact) map.LevelFleeOptions: map.LevelDistancesOptions
 ---@field factor? number from -10 to -0.1, default -1.2: the distances times this, so that running past a source to the far side pays
 
----@class map.LevelStepOptions: map.StepOptions
+---@alias map.LevelFleeOptions.Exact map.LevelFleeOptions & table<keyof map.LevelFleeOptions, any>
+
+---@class (exact) map.LevelStepOptions: map.StepOptions
 ---@field known? map.Known|map.Field only known cells may be entered: a table of rows, or a field of flags
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
 
----@class map.CanStepOptions: map.WalkOptions
+---@alias map.LevelStepOptions.Exact map.LevelStepOptions & table<keyof map.LevelStepOptions, any>
+
+---@class (exact) map.CanStepOptions: map.WalkOptions
 ---@field occupied? boolean default false: an occupied cell cannot be entered
 
----@class map.LevelExploreOptions: map.ExploreOptions
+---@alias map.CanStepOptions.Exact map.CanStepOptions & table<keyof map.CanStepOptions, any>
+
+---@class (exact) map.LevelExploreOptions: map.ExploreOptions
 ---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
 
----@class map.LevelSampleOptions: map.SampleOptions
+---@alias map.LevelExploreOptions.Exact map.LevelExploreOptions & table<keyof map.LevelExploreOptions, any>
+
+---@class (exact) map.LevelSampleOptions: map.SampleOptions
 ---@field occupied? boolean default false: occupied cells are not drawn
+
+---@alias map.LevelSampleOptions.Exact map.LevelSampleOptions & table<keyof map.LevelSampleOptions, any>
 
 ---A level in native memory (userdata, metatable "map.level"): its terrain,
 ---the things moved out of it, which cells are occupied and, when generated,
@@ -698,6 +786,7 @@ function map.autotile(m, options) end
 ---@field vaults? map.Vault[] generated: the vaults placed
 ---@field placed? map.Placed[] generated: the cells `place` put characters on (moved out: things)
 ---@field up? map.Position generated with `arrive`: where `@` came down, `<` under it
+---@field locks? map.Lock[] generated with `locks`: the doors and their keys, in the order the doors open
 ---@field blocked? string the characters that block walking where `#` alone does not (an overworld's, a table's `blocked`): the methods' `blocked` default
 local NativeLevel = {}
 
@@ -747,6 +836,16 @@ function NativeLevel:table() end
 ---@return string
 function NativeLevel:render() end
 
+---`map.to_tiled` of the level, its things laid on it as `render` lays them.
+---@param options? map.TiledOptions.Exact
+---@return string
+function NativeLevel:to_tiled(options) end
+
+---`map.to_xp` of the level, its things laid on it as `render` lays them.
+---@param options? map.XpOptions.Exact
+---@return string
+function NativeLevel:to_xp(options) end
+
 ---The level as a string (terrain, things, occupancy, metadata), for `map.load`.
 ---@return string
 function NativeLevel:save() end
@@ -761,12 +860,12 @@ function NativeLevel:field() end
 ---@param x integer
 ---@param y integer
 ---@param radius? integer >= 0, default unlimited
----@param options? map.LevelFovOptions
+---@param options? map.LevelFovOptions.Exact
 ---@return map.Field
----@overload fun(self: map.NativeLevel, x: integer, y: integer, radius?: integer, options?: map.LevelFovOptions): map.Field
----@overload fun(self: map.NativeLevel, origin: map.Position, radius?: integer, options?: map.LevelFovOptions): map.Field
----@overload fun(self: map.NativeLevel, x: integer, y: integer, radius: integer|nil, options: map.LevelFovInto): integer
----@overload fun(self: map.NativeLevel, origin: map.Position, radius: integer|nil, options: map.LevelFovInto): integer
+---@overload fun(self: map.NativeLevel, x: integer, y: integer, radius?: integer, options?: map.LevelFovOptions.Exact): map.Field
+---@overload fun(self: map.NativeLevel, origin: map.Position, radius?: integer, options?: map.LevelFovOptions.Exact): map.Field
+---@overload fun(self: map.NativeLevel, x: integer, y: integer, radius: integer|nil, options: map.LevelFovInto.Exact): integer
+---@overload fun(self: map.NativeLevel, origin: map.Position, radius: integer|nil, options: map.LevelFovInto.Exact): integer
 function NativeLevel:fov(x, y, radius, options) end
 
 ---`map.visible` on the level.
@@ -774,23 +873,23 @@ function NativeLevel:fov(x, y, radius, options) end
 ---@param y1 integer
 ---@param x2 integer
 ---@param y2 integer
----@param options? map.VisibleOptions
+---@param options? map.VisibleOptions.Exact
 ---@return boolean
----@overload fun(self: map.NativeLevel, from: map.Position, to: map.Position, options?: map.VisibleOptions): boolean
----@overload fun(self: map.NativeLevel, from: map.Position, x2: integer, y2: integer, options?: map.VisibleOptions): boolean
----@overload fun(self: map.NativeLevel, x1: integer, y1: integer, to: map.Position, options?: map.VisibleOptions): boolean
+---@overload fun(self: map.NativeLevel, from: map.Position, to: map.Position, options?: map.VisibleOptions.Exact): boolean
+---@overload fun(self: map.NativeLevel, from: map.Position, x2: integer, y2: integer, options?: map.VisibleOptions.Exact): boolean
+---@overload fun(self: map.NativeLevel, x1: integer, y1: integer, to: map.Position, options?: map.VisibleOptions.Exact): boolean
 function NativeLevel:visible(x1, y1, x2, y2, options) end
 
 ---`map.distances` on the level, as a field of values (with `max`, only the
 ---window within `max` of the sources is held).
 ---@param sources map.Source|map.Source[]
----@param options? map.LevelDistancesOptions
+---@param options? map.LevelDistancesOptions.Exact
 ---@return map.Field
 function NativeLevel:distances(sources, options) end
 
 ---`map.flee` on the level, as a field of values.
 ---@param sources map.Source|map.Source[]
----@param options? map.LevelFleeOptions
+---@param options? map.LevelFleeOptions.Exact
 ---@return map.Field
 function NativeLevel:flee(sources, options) end
 
@@ -799,12 +898,12 @@ function NativeLevel:flee(sources, options) end
 ---@param y1 integer
 ---@param x2 integer
 ---@param y2 integer
----@param options? map.LevelDistancesOptions
+---@param options? map.LevelDistancesOptions.Exact
 ---@return map.Position[]? path
 ---@return string? why
----@overload fun(self: map.NativeLevel, start: map.Position, goal: map.Position, options?: map.LevelDistancesOptions): map.Position[]?, string?
----@overload fun(self: map.NativeLevel, start: map.Position, x2: integer, y2: integer, options?: map.LevelDistancesOptions): map.Position[]?, string?
----@overload fun(self: map.NativeLevel, x1: integer, y1: integer, goal: map.Position, options?: map.LevelDistancesOptions): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, start: map.Position, goal: map.Position, options?: map.LevelDistancesOptions.Exact): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, start: map.Position, x2: integer, y2: integer, options?: map.LevelDistancesOptions.Exact): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, x1: integer, y1: integer, goal: map.Position, options?: map.LevelDistancesOptions.Exact): map.Position[]?, string?
 function NativeLevel:path(x1, y1, x2, y2, options) end
 
 ---`map.step` on the level: one step downhill on `d` (a field of values or a
@@ -812,10 +911,10 @@ function NativeLevel:path(x1, y1, x2, y2, options) end
 ---@param d map.Field|map.DistanceMap
 ---@param x integer
 ---@param y integer
----@param options? map.LevelStepOptions
+---@param options? map.LevelStepOptions.Exact
 ---@return integer? x
 ---@return integer? y
----@overload fun(self: map.NativeLevel, d: map.Field|map.DistanceMap, from: map.Position, options?: map.LevelStepOptions): integer?, integer?
+---@overload fun(self: map.NativeLevel, d: map.Field|map.DistanceMap, from: map.Position, options?: map.LevelStepOptions.Exact): integer?, integer?
 function NativeLevel:step(d, x, y, options) end
 
 ---`lvl:step` for each mover in order, each moved in place (its `x`, `y`
@@ -823,7 +922,7 @@ function NativeLevel:step(d, x, y, options) end
 ---occupies the new one, so later movers see it. Returns how many moved.
 ---@param d map.Field|map.DistanceMap
 ---@param movers map.Position[]
----@param options? map.LevelStepOptions
+---@param options? map.LevelStepOptions.Exact
 ---@return integer moved
 function NativeLevel:steps(d, movers, options) end
 
@@ -834,9 +933,9 @@ function NativeLevel:steps(d, movers, options) end
 ---@param y integer
 ---@param dx integer
 ---@param dy integer
----@param options? map.CanStepOptions
+---@param options? map.CanStepOptions.Exact
 ---@return boolean
----@overload fun(self: map.NativeLevel, from: map.Position, dx: integer, dy: integer, options?: map.CanStepOptions): boolean
+---@overload fun(self: map.NativeLevel, from: map.Position, dx: integer, dy: integer, options?: map.CanStepOptions.Exact): boolean
 function NativeLevel:can_step(x, y, dx, dy, options) end
 
 ---`map.explore` on the level; `known` a table of rows or a field of flags
@@ -844,15 +943,15 @@ function NativeLevel:can_step(x, y, dx, dy, options) end
 ---@param known map.Known|map.Field
 ---@param x integer
 ---@param y integer
----@param options? map.LevelExploreOptions
+---@param options? map.LevelExploreOptions.Exact
 ---@return map.Position[]? path
 ---@return string? why
----@overload fun(self: map.NativeLevel, known: map.Known|map.Field, start: map.Position, options?: map.LevelExploreOptions): map.Position[]?, string?
+---@overload fun(self: map.NativeLevel, known: map.Known|map.Field, start: map.Position, options?: map.LevelExploreOptions.Exact): map.Position[]?, string?
 function NativeLevel:explore(known, x, y, options) end
 
 ---`map.sample` on the level.
 ---@param count integer >= 0
----@param options? map.LevelSampleOptions
+---@param options? map.LevelSampleOptions.Exact
 ---@return map.Position[]
 function NativeLevel:sample(count, options) end
 
@@ -864,18 +963,18 @@ function NativeLevel:reachable() end
 
 ---`map.analyze` on the level's terrain (its things moved out: a generated
 ---level's `@` is at `lvl.player`) and, when generated, its rooms' links.
----@param options? map.LevelAnalyzeOptions
+---@param options? map.LevelAnalyzeOptions.Exact
 ---@return map.Analysis
 function NativeLevel:analyze(options) end
 
 ---`map.autotile` on the level.
----@param options? map.AutotileOptions
+---@param options? map.AutotileOptions.Exact
 ---@return (integer|false)[][]
 function NativeLevel:autotile(options) end
 
 ---`map.light` on the level.
 ---@param lights map.Light[]
----@param options? map.LightOptions
+---@param options? map.LightOptions.Exact
 ---@return map.LightMap
 function NativeLevel:light(lights, options) end
 

@@ -871,6 +871,9 @@ fn check_level(level: &Level, x: &Expect, params: &Params) {
     if doors_wanted {
         known.push(DOOR);
     }
+    for lock in level.locks.iter().flatten() {
+        known.extend([lock.door_char, lock.key_char]);
+    }
     if let Some(bad) = g.cells().iter().position(|c| !known.contains(c)) {
         panic!(
             "cell {:?} is {:?}: {params:?}",
@@ -935,8 +938,53 @@ fn check_level(level: &Level, x: &Expect, params: &Params) {
             }
         }
     }
+    check_locks(level, params);
     check_render(g);
     check_json(level);
+}
+
+/// `locks`: each door and key on the map with its character, and a search
+/// over (cell, keys held) from `@`, a door entered once its key is held,
+/// reaches `>` and every key.
+fn check_locks(level: &Level, params: &Params) {
+    let Some(locks) = &level.locks else { return };
+    let g = &level.grid;
+    for l in locks {
+        assert_eq!(
+            (g.get(l.door), g.get(l.key)),
+            (l.door_char, l.key_char),
+            "{params:?}"
+        );
+    }
+    let door_of = |i: usize| locks.iter().position(|l| g.index(l.door) == i);
+    let key_of = |i: usize| locks.iter().position(|l| g.index(l.key) == i);
+    // At most 2^22 states (a flag each): the specs and the unit tests
+    // check the larger ones.
+    let states = 1usize << locks.len();
+    if g.cells().len().saturating_mul(states) > 1 << 22 {
+        return;
+    }
+    let mut seen = vec![false; g.cells().len() * states];
+    let mut stack = vec![(g.index(level.player), 0usize)];
+    let (mut stairs, mut keys) = (false, 0usize);
+    while let Some((i, held)) = stack.pop() {
+        stairs |= i == g.index(level.stairs);
+        keys |= held;
+        let w = g.width() as isize;
+        for step in [-w, -1, 1, w] {
+            let j = i.wrapping_add_signed(step);
+            let shut = door_of(j).is_some_and(|d| held & 1 << d == 0);
+            let now = key_of(j).map_or(held, |k| held | 1 << k);
+            if g.cells()[j] != WALL && !shut && !seen[j * states + now] {
+                seen[j * states + now] = true;
+                stack.push((j, now));
+            }
+        }
+    }
+    assert!(
+        stairs && keys == states - 1,
+        "locks not solvable: {params:?}"
+    );
 }
 
 /// The overworld's own rules: `>` on the land cell (`.` or `"`; an item's
@@ -1339,6 +1387,14 @@ fn fuzz_grid(u: &mut Unstructured) -> Result<()> {
             // Fewer entries than rooms, on purpose.
             exits: Default::default(),
             blocked: None,
+            locks: (seed & 4 == 0).then(|| {
+                vec![map::level::locks::Lock {
+                    door: start,
+                    door_char: (seed >> 32) as u8,
+                    key: start,
+                    key_char: b'"',
+                }]
+            }),
         };
         check_json(&level);
     }

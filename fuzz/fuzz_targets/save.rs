@@ -58,16 +58,18 @@ use saved::{
     things_of, within_generated, MOST_ROOMS, MOST_VAULTS,
 };
 
+use map::generators::shared::MAX_LOCKS;
 use map::generators::LIST;
 use map::grid::{Grid, Pos, Rect};
 use map::input::MAX_SEED;
 use map::level::exits::Exits;
 use map::level::items::Item;
+use map::level::locks::Lock;
 use map::level::place::{Placed, MAX_PLACED};
 use map::level::vaults::Vault;
 use map::level::{Level, MAX_ITEMS};
 use map::native::field::{Cells, Field, Value};
-use map::native::save::{self, Saved, FIELD_MAGIC, MAGIC, VERSION, VERSION_BLOCKED};
+use map::native::save::{self, Saved, FIELD_MAGIC, MAGIC, VERSION, VERSION_BLOCKED, VERSION_LOCKS};
 use map::native::NativeLevel;
 use map::toolkit::board::{BEYOND, MAX_VALUE};
 
@@ -254,7 +256,7 @@ fn use_value(u: &mut Unstructured, value: Saved) -> Result<()> {
 
 /// Any bytes: raw, or framed with a right length and checksum.
 fn bytes(u: &mut Unstructured) -> Result<()> {
-    let framing = u.int_in_range(0..=4u8)?;
+    let framing = u.int_in_range(0..=5u8)?;
     let (version, magic) = match u.arbitrary()? {
         true => (u.arbitrary()?, MAGIC),
         false => (u.arbitrary()?, FIELD_MAGIC),
@@ -265,6 +267,7 @@ fn bytes(u: &mut Unstructured) -> Result<()> {
         1 => saves_back(&framed(MAGIC, VERSION, body)),
         2 => saves_back(&framed(MAGIC, VERSION_BLOCKED, body)),
         3 => saves_back(&framed(FIELD_MAGIC, VERSION, body)),
+        4 => saves_back(&framed(MAGIC, VERSION_LOCKS, body)),
         _ => saves_back(&framed(magic, version, body)),
     };
     if let Some(value) = loaded {
@@ -358,6 +361,21 @@ fn fields(u: &mut Unstructured) -> Result<()> {
 /// A list's length: mostly short (none when the input has run out), now
 /// and then at `bound`, one under or one past it, while `budget` (the
 /// entries left for the level's lists) allows.
+/// Locks at crafted cells with crafted bytes, now and then more than a
+/// level can hold.
+fn locks_of(u: &mut Unstructured, size: (usize, usize), budget: &mut usize) -> Result<Vec<Lock>> {
+    let mut locks = Vec::new();
+    for _ in 0..length(u, MAX_LOCKS as usize, budget)? {
+        locks.push(Lock {
+            door: cell(u, size)?,
+            door_char: u.arbitrary()?,
+            key: cell(u, size)?,
+            key_char: u.arbitrary()?,
+        });
+    }
+    Ok(locks)
+}
+
 fn length(u: &mut Unstructured, bound: usize, budget: &mut usize) -> Result<usize> {
     let n = match u.int_in_range(0..=63u8)? {
         60 => bound,
@@ -469,6 +487,10 @@ fn crafted_level(u: &mut Unstructured) -> Result<()> {
         placed,
         exits: Exits { exits, links },
         blocked: None,
+        locks: match u.arbitrary()? {
+            true => Some(locks_of(u, size, budget)?),
+            false => None,
+        },
     };
     let fits = level.exits.exits.len() == level.rooms.len()
         && level.exits.links.len() == level.rooms.len()

@@ -151,4 +151,11 @@ function M.is_internal(err)
   return colon ~= nil and err:sub(colon + 2, colon + 1 + #map.INTERNAL_ERROR) == map.INTERNAL_ERROR
 end
 
+-- A module's refusal without the function's name in front
+-- ("map.generate_text: width must be ..." -> "width must be ..."): the CLI
+-- and the server speak of their own arguments, not of the module's calls.
+function M.unprefixed(err)
+  return (err:gsub("^map%.[%w_]+: ", ""))
+end
+
 return M

@@ -101,17 +101,30 @@ function M.sent(query)
   return sent
 end
 
--- Whether a refused request gets the HTML error page: unless it asked for
--- another format (a format value other than html, or one that cannot be
--- read), it came from the page or a browser.
-function M.wants_html(query)
+-- The format a refused request gets its message in: "json" when every
+-- format it gives is json, "html" (the error page) when it gives none
+-- other than html (it came from the page or a browser), else "text" (a
+-- format that is another or cannot be read).
+function M.asked_format(query)
+  local json, html = false, false
   for _, raw_name, raw_value in M.pieces(query) do
     if unescape(raw_name) == "format" then
       local value = raw_value and unescape(raw_value)
-      if value ~= "" and value ~= "html" then return false end
+      if value == "json" then
+        json = true
+      elseif value == "html" then
+        html = true
+      elseif value ~= "" then
+        return "text"
+      end
     end
   end
-  return true
+  return json and (html and "text" or "json") or "html"
+end
+
+-- Whether a refused request gets the HTML error page (asked_format).
+function M.wants_html(query)
+  return M.asked_format(query) == "html"
 end
 
 -- The sizes a request may give (name, default, its limit in the server's

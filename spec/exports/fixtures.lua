@@ -147,6 +147,10 @@ local FIXTURES = {
     return map.level { width = 60, height = 20, seed = 3, arrive = { x = 5, y = 5 }, things = "k",
       place = { { char = "k", count = 2 } }, vaults = { { rows = { "...", ".k.", "..." } } } }
   end },
+  -- A level with keys and locks (`locks`).
+  locked = { make = function()
+    return map.level { width = 40, height = 20, seed = 7, algorithm = "maze", locks = 3 }
+  end },
   designed_d = { make = function(f) return f.designed:distances(f.designed.player) end },
   designed_away = { make = function(f) return f.designed:flee(f.designed.player, { max = 5 }) end },
   designed_seen = { make = function(f) return f.designed:fov(f.designed.player, 6) end },
@@ -183,6 +187,8 @@ local FIXTURES = {
   -- same size, the room's level, a memory and distances of 3x3, a
   -- scheduler of one actor, a map of 2000x2000 cells.
   small = { make = function() return from_text("#####\n#...#\n#####") end },
+  tiled = { make = function(f) return map.to_tiled(f.small) end },
+  xp = { make = function(f) return map.to_xp(f.small) end },
   open3 = { make = function() return { { ".", ".", "." }, { ".", "@", "." }, { ".", ".", "." } } end },
   open3_d = { make = function(f) return map.distances(f.open3, { x = 2, y = 2 }) end },
   m20 = { make = function() return map.generate { width = 20, height = 10, seed = 1 } end },
@@ -373,6 +379,7 @@ function M.levels()
   end
   list[#list + 1] = { width = 60, height = 20, seed = 3, vaults = { { rows = { "#####", "#.$.#", "##.##" },
     count = 2, rotate = true } }, arrive = { x = 5, y = 5 }, place = { { char = "k", count = 2, min = 3 } } }
+  list[#list + 1] = { width = 40, height = 20, seed = 7, algorithm = "maze", locks = 3 }
   return list
 end
 

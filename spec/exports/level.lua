@@ -31,6 +31,7 @@ return {
       return map.level { width = 40, height = 12, algorithm = "cave", things = "M",
         vaults = { { rows = { "...", ".M.", "..." } } } }
     end,
+    function() return map.level { width = 40, height = 20, seed = 7, algorithm = "maze", locks = 3 } end,
   },
   with_options = function(f, o) return map.level(f.gen, o) end,
   bad = bad,

@@ -35,6 +35,7 @@ return {
       samples = {
         function(f) return f.designed, 1, 1 end,
         function(f) return f.designed, f.designed.player end,
+        function(f) return f.locked, f.locked.locks[1].key end,
       },
       bad = {
         { "level:get: self must be a level, got nil", function(f) return f.lvl20.get(nil, 1, 1) end },

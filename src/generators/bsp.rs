@@ -34,7 +34,7 @@ pub const GENERATOR: Generator = Generator {
     // without 3x3: the extra cell goes to the width, as maps are wide.
     min_width: 4,
     min_height: 3,
-    options: &[DEPTH, MIN_SIZE, MAX_RATIO_OPTION, DOORS, LOOPS],
+    options: &[DEPTH, MIN_SIZE, MAX_RATIO_OPTION, DOORS, LOOPS, super::shared::LOCKS],
     terrain: &super::ROCK,
     hides: true,
     carve: layout,

@@ -20,7 +20,7 @@ pub const GENERATOR: Generator = Generator {
     // One interior row or column inside the border.
     min_width: 3,
     min_height: 3,
-    options: &[FILL, MAX_FRONTIER],
+    options: &[FILL, MAX_FRONTIER, super::shared::LOCKS],
     terrain: &super::ROCK,
     hides: true,
     carve: layout,

@@ -41,7 +41,7 @@ pub const GENERATOR: Generator = Generator {
     doc: "Caves grown from random noise by the 4-5 cellular-automaton rule, every cave joined by tunnels",
     min_width: 4,
     min_height: 3,
-    options: &[PROBABILITY, GENERATIONS],
+    options: &[PROBABILITY, GENERATIONS, super::shared::LOCKS],
     terrain: &super::ROCK,
     hides: true,
     carve,

@@ -36,7 +36,7 @@ pub const GENERATOR: Generator = Generator {
     doc: "Drunkard's walk: random walkers carve a winding cave out from the centre",
     min_width: 4,
     min_height: 3,
-    options: &[FILL, LIFETIME],
+    options: &[FILL, LIFETIME, super::shared::LOCKS],
     terrain: &super::ROCK,
     hides: true,
     carve,

@@ -79,7 +79,7 @@ const SAMPLE: OptionSpec = OptionSpec {
     name: "sample",
     kind: Kind::Text { max: MAX_TEXT },
     default: Default::Text("caves"),
-    doc: "the example: a built-in sample's name (caves, caverns, rooms, dungeon, maze, overworld) or map text, rows of equal length",
+    doc: "the example: a built-in sample's name (caves, caverns, rooms, dungeon, overworld) or map text, rows of equal length",
 };
 
 const N: OptionSpec = OptionSpec {

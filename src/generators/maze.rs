@@ -36,7 +36,7 @@ pub const GENERATOR: Generator = Generator {
     doc: "A maze by randomized depth-first search on the odd cells, optionally braided into loops",
     min_width: 5,
     min_height: 3,
-    options: &[BRAID],
+    options: &[BRAID, super::shared::LOCKS],
     terrain: &super::ROCK,
     hides: true,
     carve,

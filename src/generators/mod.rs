@@ -412,6 +412,11 @@ pub mod testing {
             check_generator(generator);
         }
         assert!(LIST.iter().any(|g| g.hides), "no generator hides");
+        // `locks` needs rock to put its doors in, and every level of rock takes it.
+        for generator in LIST {
+            let locks = generator.options.iter().any(|o| o.name == "locks");
+            assert_eq!(locks, generator.carves_rock(), "{}", generator.name);
+        }
     }
 
     /// `cargo test hidden_floor_margin -- --ignored --nocapture`: the fewest

@@ -13,7 +13,7 @@ pub const GENERATOR: Generator = Generator {
     // The smallest map that holds one room inside its wall border.
     min_width: MIN_ROOM_WIDTH + 2,
     min_height: MIN_ROOM_HEIGHT + 2,
-    options: &[ROOMS, DOORS, LOOPS],
+    options: &[ROOMS, DOORS, LOOPS, super::shared::LOCKS],
     terrain: &super::ROCK,
     hides: true,
     carve: layout,

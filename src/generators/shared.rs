@@ -1,6 +1,7 @@
 //! What several generators share while carving: the L-shaped corridor
 //! (rooms, bsp), the `fill` option and its count (cave, drunkard), the
-//! `doors` option (rooms, bsp) and the bound on rooms. (`loops.rs` holds
+//! `doors` option (rooms, bsp), the `locks` option (every one carved from
+//! rock) and the bound on rooms. (`loops.rs` holds
 //! the `loops` option and its corridors, `touches.rs` what rooms touch.)
 
 use std::collections::HashMap;
@@ -21,6 +22,22 @@ pub const DOORS: OptionSpec = OptionSpec {
     kind: Kind::Bool,
     default: Default::Bool(false),
     doc: "put + where a corridor enters a room's wall, no two doors touching",
+};
+
+/// The most locks a level may ask for: a letter each.
+pub const MAX_LOCKS: i64 = 26;
+
+/// The option that asks for keys and locks, which every generator carving
+/// from rock declares; the level pipeline puts them (`level/locks.rs`).
+pub const LOCKS: OptionSpec = OptionSpec {
+    name: "locks",
+    kind: Kind::Int {
+        min: 0,
+        max: MAX_LOCKS,
+    },
+    default: Default::Int(0),
+    doc: "locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; \
+          fewer when the level has too few chokepoints",
 };
 
 /// The `fill` option of the generators that carve an exact share of the

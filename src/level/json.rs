@@ -8,10 +8,11 @@
 use crate::grid::Pos;
 use crate::level::Level;
 
-/// `{"algorithm", "blocked", "doors", "height", "items", "placed", "player", "rooms",
-/// "rows", "seed", "stairs", "up", "vaults", "width"}`, with positions and
-/// indices 1-based as in the Lua API; `"up"` only after `arrive`,
-/// `"blocked"` only where more than `#` blocks walking (the overworld).
+/// `{"algorithm", "blocked", "doors", "height", "items", "locks", "placed",
+/// "player", "rooms", "rows", "seed", "stairs", "up", "vaults", "width"}`,
+/// with positions and indices 1-based as in the Lua API; `"up"` only after
+/// `arrive`, `"blocked"` only where more than `#` blocks walking (the
+/// overworld), `"locks"` only when `locks` asked for some.
 pub fn level(level: &Level) -> String {
     let grid = &level.grid;
     let exits: usize = level.exits.exits.iter().map(Vec::len).sum();
@@ -21,6 +22,7 @@ pub fn level(level: &Level) -> String {
         + level.items.len()
         + level.placed.len()
         + level.vaults.len()
+        + 2 * level.locks.as_ref().map_or(0, Vec::len)
         + exits / 2
         + links / 6;
     let mut out = Vec::with_capacity(grid.cells().len() + 3 * grid.height() + 48 * lists + 256);
@@ -37,6 +39,16 @@ pub fn level(level: &Level) -> String {
     list(&mut out, &level.items, |out, item| {
         glyph(out, "kind", item.kind, item.pos)
     });
+    if let Some(locks) = &level.locks {
+        out.extend_from_slice(b",\"locks\":");
+        list(&mut out, locks, |out, l| {
+            out.extend_from_slice(b"{\"door\":");
+            glyph(out, "char", l.door_char, l.door);
+            out.extend_from_slice(b",\"key\":");
+            glyph(out, "char", l.key_char, l.key);
+            out.push(b'}');
+        });
+    }
     out.extend_from_slice(b",\"placed\":");
     list(&mut out, &level.placed, |out, p| {
         glyph(out, "char", p.char, p.pos)
@@ -187,6 +199,15 @@ mod tests {
         if let Some(blocked) = level.blocked() {
             tree["blocked"] = json!(blocked);
         }
+        if let Some(locks) = &level.locks {
+            let cell =
+                |p: Pos, c: u8| json!({ "x": p.x, "y": p.y, "char": (c as char).to_string() });
+            let locks: Vec<Value> = locks
+                .iter()
+                .map(|l| json!({ "door": cell(l.door, l.door_char), "key": cell(l.key, l.key_char) }))
+                .collect();
+            tree["locks"] = json!(locks);
+        }
         tree.to_string()
     }
 
@@ -201,6 +222,10 @@ mod tests {
                 .with(b"items", Arg::Int(40));
                 let params = match algorithm.options.iter().any(|o| o.name == "doors") {
                     true => params.with(b"doors", Arg::Bool(true)),
+                    false => params,
+                };
+                let params = match algorithm.carves_rock() {
+                    true => params.with(b"locks", Arg::Int(3)),
                     false => params,
                 };
                 let level = generate(&params).unwrap();

@@ -9,6 +9,7 @@ pub mod exits;
 mod fit;
 pub mod items;
 pub mod json;
+pub mod locks;
 mod params;
 pub mod place;
 pub mod template;
@@ -38,6 +39,7 @@ use crate::toolkit::flood::{self, Flood};
 use design::Design;
 use exits::{Exits, Touches};
 use items::Item;
+use locks::Lock;
 use place::Placed;
 use vaults::Vault;
 
@@ -66,6 +68,9 @@ pub struct Level {
     pub exits: Exits,
     /// The characters that block walking, when not `#` alone.
     pub blocked: Option<String>,
+    /// The locks placed, in the order their doors open, when `locks` asked
+    /// for some (`None`: it did not, and the level has no `locks` field).
+    pub locks: Option<Vec<Lock>>,
 }
 
 impl Level {
@@ -120,11 +125,16 @@ fn generate_by(
     )?;
     let seed = input::seed(params.seed)?;
     let opts = checked(algorithm, params, width.min(height))?;
+    locks::check_chars(lock_count(algorithm, &opts), &params.design)?;
     // What cannot be asked of the algorithm at all, before how it is asked.
     off_rock(algorithm, &params.design)?;
     params.design.check_hidden(algorithm)?;
     params.design.check(width, height)?;
-    memory::check(bound(width * height) + params.design.bound(width * height))?;
+    let locks = match lock_count(algorithm, &opts) {
+        0 => 0,
+        _ => locks::bound((width, height)),
+    };
+    memory::check(bound(width * height) + params.design.bound(width * height) + locks)?;
     build(
         algorithm,
         width,
@@ -154,9 +164,10 @@ fn off_rock(algorithm: &Generator, design: &Design) -> Result<(), String> {
 }
 
 /// Carves, then stamps the vaults and joins them, `arrive` and whatever
-/// they cut off; then puts `@`, doors, `>`, the items and the placed cells,
-/// and lists the rooms' exits. The draws, in order: the generator's own,
-/// the vaults' (`vaults::stamp`), the items', then `place`'s.
+/// they cut off; then puts `@`, doors, `>`, the locks and their keys, the
+/// items and the placed cells, and lists the rooms' exits. The draws, in
+/// order: the generator's own, the vaults' (`vaults::stamp`), the locks'
+/// (none without them), the items', then `place`'s.
 fn build(
     algorithm: &'static Generator,
     width: usize,
@@ -195,6 +206,8 @@ fn build(
         return Err("no floor cell outside the vaults is left for >".into());
     }
     grid.set(stairs, STAIRS);
+    let asked = lock_count(algorithm, opts);
+    let locks = (asked > 0).then(|| locks::place(&mut grid, player, stairs, asked, &mut rng));
     let items = items::place(&mut grid, opts.count(&ITEMS), &mut rng)?;
     let placed = place::place(&mut grid, player, &design.place, dist.as_deref(), &mut rng)?;
     shaped.uncover(&mut grid);
@@ -219,7 +232,21 @@ fn build(
         placed,
         exits,
         blocked: (blocked_chars != "#").then_some(blocked_chars),
+        locks,
     })
+}
+
+/// The locks asked for: `locks` where the algorithm declares it (every one
+/// of the registry carving from rock does, as its test checks), else none.
+fn lock_count(algorithm: &Generator, opts: &Options) -> usize {
+    let declared = algorithm
+        .options
+        .iter()
+        .any(|o| o.name == shared::LOCKS.name);
+    match declared {
+        true => opts.count(&shared::LOCKS),
+        false => 0,
+    }
 }
 
 /// The floor cell with the longest walk from `from` (through every cell
@@ -344,13 +371,14 @@ mod tests {
                 spec.unwrap().nothing().is_some()
             })
             .collect();
-        assert_eq!(nothing, ["doors", "loops", "braid", "wraps"]);
+        assert_eq!(nothing, ["doors", "loops", "locks", "braid", "wraps"]);
         let zero = [
             (b"doors".as_slice(), Arg::Bool(false)),
             (b"loops", Arg::Int(0)),
             (b"loops", Arg::Float(0.0)),
             (b"braid", Arg::Int(0)),
             (b"braid", Arg::Float(-0.0)),
+            (b"locks", Arg::Int(0)),
         ];
         for algorithm in LIST {
             let base = Params {
@@ -373,6 +401,7 @@ mod tests {
                 (b"doors".as_slice(), Arg::Bool(true)),
                 (b"loops", Arg::Int(1)),
                 (b"braid", Arg::Float(0.5)),
+                (b"locks", Arg::Int(1)),
                 (b"doors", Arg::Int(0)),
                 (b"rooms", Arg::Int(10)),
                 (b"fill", Arg::Float(0.5)),

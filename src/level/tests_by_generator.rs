@@ -219,3 +219,62 @@ fn place_hidden_is_taken_by_the_generators_that_hide_and_refused_by_the_others()
         }
     }
 }
+
+/// Whether a search over (cell, keys held) from `@`, where a door opens
+/// once its key is held, reaches `>` and every key, and how many keys.
+fn solvable(level: &crate::level::Level) -> bool {
+    let locks = level.locks.as_deref().unwrap_or(&[]);
+    let g = &level.grid;
+    let door_of = |i: usize| locks.iter().position(|l| g.index(l.door) == i);
+    let key_of = |i: usize| locks.iter().position(|l| g.index(l.key) == i);
+    let states = 1usize << locks.len();
+    let mut seen = vec![false; g.cells().len() * states];
+    let start = (g.index(level.player), 0usize);
+    let mut queue = vec![start];
+    seen[start.0 * states] = true;
+    let (mut stairs, mut keys) = (false, 0usize);
+    while let Some((i, held)) = queue.pop() {
+        stairs |= i == g.index(level.stairs);
+        let held = key_of(i).map_or(held, |k| held | 1 << k);
+        keys |= held;
+        for step in crate::grid::steps(g.width()) {
+            let j = i.wrapping_add_signed(step);
+            let shut = door_of(j).is_some_and(|d| held & 1 << d == 0);
+            if g.cells()[j] == WALL || shut || seen[j * states + held] {
+                continue;
+            }
+            seen[j * states + held] = true;
+            queue.push((j, held));
+        }
+    }
+    stairs && keys == states - 1
+}
+
+#[test]
+fn locks_are_solvable_on_every_generator_of_rock_and_change_nothing_else() {
+    for algorithm in crate::generators::LIST.iter().filter(|g| g.carves_rock()) {
+        let (mut placed, mut asked) = (0, 0);
+        for seed in 0..300 {
+            for (w, h, n) in [(30, 20, 3), (80, 50, 8)] {
+                let base = Params {
+                    algorithm: Arg::Str(algorithm.name.as_bytes()),
+                    ..Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(seed))
+                };
+                let plain = generate(&base).unwrap();
+                let level = generate(&base.clone().with(b"locks", Arg::Int(n))).unwrap();
+                let case = format!("{} {w}x{h} seed {seed}", algorithm.name);
+                assert!(solvable(&level), "{case}");
+                let locks = level.locks.as_ref().unwrap();
+                (placed, asked) = (placed + locks.len(), asked + n as usize);
+                // The same level but the locks, keys and items: the cells
+                // that are not doors or keys are as they were or items.
+                let lettered = |c: u8| c.is_ascii_alphabetic();
+                for (a, b) in plain.grid.cells().iter().zip(level.grid.cells()) {
+                    assert!(a == b || lettered(*b) || b"$!.".contains(a), "{case}");
+                }
+                assert_eq!((plain.player, plain.stairs), (level.player, level.stairs));
+            }
+        }
+        println!("{}: {placed} of {asked} locks placed", algorithm.name);
+    }
+}

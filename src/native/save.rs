@@ -11,12 +11,17 @@
 //! | 4, then 5 each | the things: count, then index (u32) and char, in row order |
 //! | 1 | 1 if `generate`'s metadata follows, else 0 |
 //! | ... | the metadata: seed (i64), algorithm (u8 length, name), then lists, each a u32 count then its entries: rooms (x, y, w, h), doors (x, y), player, stairs, items (x, y, kind), vaults (index, x, y, w, h, rotation), placed (x, y, char), up (count 0 or 1), exits (per room: positions), links (per room: u32s); every coordinate a u32 |
-//! | 4, then 1 each | format 2 only: the characters that block walking (`blocked`), a count (0 to 256) then each once |
+//! | 4, then 18 each | format 3 only, at the end of the metadata: the locks, a count (at most `MAX_LOCKS`), then per lock its door (x, y, char) and its key (x, y, char) |
+//! | 1 | format 3 only: 1 if `blocked` follows, else 0 |
+//! | 4, then 1 each | formats 2 and 3: the characters that block walking (`blocked`), a count (0 to 256) then each once |
 //! | 8 | FNV-1a 64 of every byte before it |
 //!
 //! Format 2 is format 1 with the level's `blocked`: a level whose walking
 //! `#` alone blocks is saved in format 1, byte for byte as before, so
 //! that strings saved by earlier releases and by this one read alike.
+//! Format 3 is format 1 with the locks of a level `generate` made with
+//! `locks` (`m.locks`), and `blocked` when it has one; a level without
+//! `m.locks` is saved in format 1 or 2, as before.
 //!
 //! A field (`field.rs`) is saved in the same frame with the magic
 //! `MAPFIELD` and its own body (`save_field`).
@@ -30,10 +35,11 @@ use std::rc::Rc;
 
 use super::field::{Cells, Field};
 use super::{Bits, NativeLevel, Thing};
-use crate::generators::shared::MAX_ROOMS;
+use crate::generators::shared::{MAX_LOCKS, MAX_ROOMS};
 use crate::grid::{Grid, Pos, Rect};
 use crate::input::{MAX_CELLS, MAX_SEED};
 use crate::level::items::Item;
+use crate::level::locks::Lock;
 use crate::level::place::Placed;
 use crate::level::place::MAX_PLACED;
 use crate::level::template::MAX_COPIES;
@@ -48,6 +54,8 @@ pub const FIELD_MAGIC: &[u8; 8] = b"MAPFIELD";
 pub const VERSION: u32 = 1;
 /// Format 1 with the level's `blocked` (module doc).
 pub const VERSION_BLOCKED: u32 = 2;
+/// Format 1 with the level's locks, and its `blocked` if any (module doc).
+pub const VERSION_LOCKS: u32 = 3;
 const HEADER: usize = 16;
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -81,7 +89,8 @@ pub fn bound(level: &NativeLevel) -> usize {
     let meta = level.meta().map_or(0, |m| {
         let exits: usize = m.exits.exits.iter().map(Vec::len).sum();
         let links: usize = m.exits.links.iter().map(Vec::len).sum();
-        300 + 24 * (m.rooms.len() + m.vaults.len() + m.items.len() + m.placed.len())
+        let locks = m.locks.as_ref().map_or(0, Vec::len);
+        300 + 24 * (m.rooms.len() + m.vaults.len() + m.items.len() + m.placed.len() + locks)
             + 8 * (m.doors.len() + exits + links + 2 * m.rooms.len())
     });
     let blocked = level.blocked.as_ref().map_or(0, |b| 4 + b.len());
@@ -98,11 +107,17 @@ pub fn bound(level: &NativeLevel) -> usize {
 }
 
 pub fn save(level: &NativeLevel) -> Vec<u8> {
-    let version = match level.blocked {
-        None => VERSION,
-        Some(_) => VERSION_BLOCKED,
+    let version = match (has_locks(level), &level.blocked) {
+        (true, _) => VERSION_LOCKS,
+        (false, None) => VERSION,
+        (false, Some(_)) => VERSION_BLOCKED,
     };
     framed(MAGIC, version, bound(level), |out| save_level(out, level))
+}
+
+/// Whether `level` holds `generate`'s metadata with `m.locks`.
+fn has_locks(level: &NativeLevel) -> bool {
+    level.meta().is_some_and(|m| m.locks.is_some())
 }
 
 /// `magic`, the version, the length, what `body` writes and the checksum.
@@ -137,6 +152,9 @@ fn save_level(out: &mut Out, level: &NativeLevel) {
             save_meta(out, m);
         }
     }
+    if has_locks(level) {
+        out.0.push(u8::from(level.blocked.is_some()));
+    }
     if let Some(blocked) = &level.blocked {
         out.list(blocked, |o, &c| o.0.push(c));
     }
@@ -166,6 +184,14 @@ fn save_meta(out: &mut Out, m: &Level) {
     out.list(m.up.as_slice(), |o, p| o.pos(*p));
     out.list(&m.exits.exits, |o, e| o.list(e, |o, p| o.pos(*p)));
     out.list(&m.exits.links, |o, l| o.list(l, |o, r| o.u32(*r as usize)));
+    if let Some(locks) = &m.locks {
+        out.list(locks, |o, l| {
+            o.pos(l.door);
+            o.0.push(l.door_char);
+            o.pos(l.key);
+            o.0.push(l.key_char);
+        });
+    }
 }
 
 /// A reader that checks every length against the bytes left.
@@ -258,8 +284,9 @@ pub enum Saved {
 pub fn load_saved(bytes: &[u8]) -> Result<Saved, String> {
     let magic = bytes.get(..8);
     if magic == Some(MAGIC) {
-        let (version, body) = unframed(bytes, &[VERSION, VERSION_BLOCKED])?;
-        read_body(body, version == VERSION_BLOCKED).map(Saved::Level)
+        let versions = [VERSION, VERSION_BLOCKED, VERSION_LOCKS];
+        let (version, body) = unframed(bytes, &versions)?;
+        read_body(body, version).map(Saved::Level)
     } else if magic == Some(FIELD_MAGIC) {
         read_field(unframed(bytes, &[VERSION])?.1).map(Saved::Field)
     } else {
@@ -392,7 +419,8 @@ fn read_bits(r: &mut In, cells: usize) -> Result<Bits, String> {
     Ok(bits)
 }
 
-fn read_body(bytes: &[u8], with_blocked: bool) -> Result<NativeLevel, String> {
+fn read_body(bytes: &[u8], version: u32) -> Result<NativeLevel, String> {
+    let with_locks = version == VERSION_LOCKS;
     let mut r = In {
         bytes,
         size: (0, 0),
@@ -418,8 +446,12 @@ fn read_body(bytes: &[u8], with_blocked: bool) -> Result<NativeLevel, String> {
     }
     let meta = match r.u8()? {
         0 => None,
-        1 => Some(Rc::new(read_meta(&mut r)?)),
+        1 => Some(Rc::new(read_meta(&mut r, with_locks)?)),
         _ => return Err(TRUNCATED.into()),
+    };
+    let with_blocked = match version {
+        VERSION_LOCKS => r.u8()? == 1,
+        v => v == VERSION_BLOCKED,
     };
     let blocked = match with_blocked {
         false => None,
@@ -445,7 +477,7 @@ fn read_body(bytes: &[u8], with_blocked: bool) -> Result<NativeLevel, String> {
     })
 }
 
-fn read_meta(r: &mut In) -> Result<Level, String> {
+fn read_meta(r: &mut In, with_locks: bool) -> Result<Level, String> {
     let seed = i64::from_le_bytes(r.take(8)?.try_into().map_err(|_| TRUNCATED)?);
     if seed.unsigned_abs() > MAX_SEED as u64 {
         return Err("level has a seed beyond 2^53".into());
@@ -480,6 +512,10 @@ fn read_meta(r: &mut In) -> Result<Level, String> {
     let up = r.list(8, In::pos)?;
     let exits = r.list(4, |r| r.list(8, In::pos))?;
     let links = r.list(4, |r| r.list(4, In::u32))?;
+    let locks = match with_locks {
+        true => Some(read_locks(r)?),
+        false => None,
+    };
     let rooms_n = rooms.len();
     let links_ok = links.iter().flatten().all(|&l| l < rooms_n);
     if up.len() > 1 || exits.len() != rooms_n || links.len() != rooms_n || !links_ok {
@@ -510,7 +546,24 @@ fn read_meta(r: &mut In) -> Result<Level, String> {
                 .map(|l| l.into_iter().map(|v| v as u32).collect())
                 .collect(),
         },
+        locks,
     })
+}
+
+/// The locks of format 3's metadata: at most `MAX_LOCKS`.
+fn read_locks(r: &mut In) -> Result<Vec<Lock>, String> {
+    let locks = r.list(18, |r| {
+        Ok(Lock {
+            door: r.pos()?,
+            door_char: r.u8()?,
+            key: r.pos()?,
+            key_char: r.u8()?,
+        })
+    })?;
+    match locks.len() <= MAX_LOCKS as usize {
+        true => Ok(locks),
+        false => Err("level's metadata holds more than a generated level can".into()),
+    }
 }
 
 /// Whether the metadata's lists are no longer than `generate` makes them:

@@ -80,6 +80,10 @@ struct Dfs {
     size: Vec<u32>,
     stack: Vec<(u32, u32)>,
     time: u32,
+    /// A vertex whose tree path from the root `path` keeps when it is
+    /// entered (`usize::MAX`: none).
+    target: usize,
+    path: Vec<u32>,
 }
 
 impl Dfs {
@@ -90,6 +94,8 @@ impl Dfs {
             size: vec![0; n],
             stack: Vec::new(),
             time: 0,
+            target: usize::MAX,
+            path: Vec::new(),
         }
     }
 
@@ -99,6 +105,9 @@ impl Dfs {
         self.low[v] = self.time;
         self.size[v] = 1;
         self.stack.push((v as u32, 0));
+        if v == self.target {
+            self.path = self.stack.iter().map(|e| e.0).collect();
+        }
     }
 
     /// Whether the subtree of `c`, a child of `p`, stays cut off from
@@ -354,6 +363,28 @@ fn walk_from(grid: &Grid, cells: &Cells, player: usize) -> (Option<u32>, Option<
     (stairs, Some(farthest))
 }
 
+/// The cells every walk from `from` to `to` passes (the chokepoints that
+/// cut `to` off from `from`), in the order a walk meets them, by `walk`
+/// with the cells `closed` marks closed but `from` and `to`; empty when
+/// `to` is not reached. They are the vertices of the search tree's path to
+/// `to` whose child on that path is `separated` from above them: the same
+/// search as `analyze`'s chokepoints, rooted at `from`.
+pub fn separators(grid: &Grid, walk: &Walk, closed: &[bool], from: Pos, to: Pos) -> Vec<Pos> {
+    let mut cells = Cells::new(grid, walk, closed);
+    let (from, to) = (cells.padded(grid.index(from)), cells.padded(grid.index(to)));
+    cells.open[from] = true;
+    cells.open[to] = true;
+    let mut dfs = Dfs::new(cells.open.len());
+    dfs.target = to;
+    dfs.search(&cells, from, |_, _, _| {});
+    let path = std::mem::take(&mut dfs.path);
+    let cut = |pair: &[u32]| {
+        let (p, c) = (pair[0] as usize, pair[1] as usize);
+        (p != from && dfs.separated(p, c)).then(|| cells.pos(p))
+    };
+    path.windows(2).filter_map(cut).collect()
+}
+
 /// The room graph's degrees, bridges and loops.
 fn room_graph(links: &[Vec<u32>]) -> RoomGraph {
     let graph = Links(links);
@@ -423,6 +454,81 @@ mod tests {
         assert_eq!(a.dead_ends, [Pos { x: 2, y: 2 }, Pos { x: 2, y: 4 }]);
         assert_eq!(a.stairs, Some(9));
         assert_eq!(a.farthest, Some((Pos { x: 8, y: 2 }, 10)));
+    }
+
+    /// Whether `to` is reached from `from` by 4-neighbour steps through
+    /// the cells `open` marks: the brute force for `separators`.
+    fn joined(g: &Grid, open: &[bool], from: usize, to: usize) -> bool {
+        let mut seen = vec![false; open.len()];
+        let mut stack = vec![from];
+        seen[from] = true;
+        while let Some(i) = stack.pop() {
+            let p = g.pos(i);
+            for (dx, dy) in crate::grid::NEIGHBOURS {
+                let (x, y) = (p.x as isize + dx, p.y as isize + dy);
+                if x < 1 || y < 1 || x > g.width() as isize || y > g.height() as isize {
+                    continue;
+                }
+                let j = g.index(Pos {
+                    x: x as usize,
+                    y: y as usize,
+                });
+                if open[j] && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        seen[to]
+    }
+
+    #[test]
+    fn separators_are_the_cells_whose_closing_parts_the_two() {
+        let mut rng = crate::rng::Rng::new(5);
+        for case in 0..3000 {
+            let (w, h) = (2 + case % 7, 2 + case / 7 % 7);
+            let cells: Vec<u8> = (0..w * h)
+                .map(|_| if rng.below(10) < 3 { b'#' } else { b'.' })
+                .collect();
+            let g = Grid::from_cells(w, h, cells);
+            let closed: Vec<bool> = (0..w * h).map(|_| rng.below(20) == 0).collect();
+            let (from, to) = (rng.below(w * h), rng.below(w * h));
+            let mut open: Vec<bool> = (0..w * h)
+                .map(|i| g.cells()[i] != b'#' && !closed[i])
+                .collect();
+            open[from] = true;
+            open[to] = true;
+            let found = separators(&g, &Walk::new(), &closed, g.pos(from), g.pos(to));
+            let mut want = Vec::new();
+            if from != to && joined(&g, &open, from, to) {
+                for c in 0..w * h {
+                    if !open[c] || c == from || c == to {
+                        continue;
+                    }
+                    open[c] = false;
+                    if !joined(&g, &open, from, to) {
+                        want.push(g.pos(c));
+                    }
+                    open[c] = true;
+                }
+            }
+            let mut sorted = found.clone();
+            sorted.sort_by_key(|&p| g.index(p));
+            want.sort_by_key(|&p| g.index(p));
+            assert_eq!(
+                sorted,
+                want,
+                "case {case}: {:?}",
+                g.rows().collect::<Vec<_>>()
+            );
+            // In the order a walk meets them: each cuts the next off.
+            for pair in found.windows(2) {
+                let (a, b) = (g.index(pair[0]), g.index(pair[1]));
+                open[a] = false;
+                assert!(!joined(&g, &open, from, b), "case {case}: order");
+                open[a] = true;
+            }
+        }
     }
 
     #[test]

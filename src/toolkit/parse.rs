@@ -63,7 +63,12 @@ pub fn parse(text: &[u8], (width, height): (usize, usize)) -> Parsed {
     for row in text.split(|&b| b == b'\n').take(height) {
         cells.extend_from_slice(row);
     }
-    let grid = Grid::from_cells(width, height, cells);
+    of_grid(Grid::from_cells(width, height, cells))
+}
+
+/// A map read some other way (an editor's file), with its first `@` and
+/// `>` in row order.
+pub fn of_grid(grid: Grid) -> Parsed {
     let first = |c| {
         grid.cells()
             .iter()

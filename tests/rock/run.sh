@@ -58,6 +58,9 @@ config() { # file, tree, interpreter
   } >"$1"
 }
 
+# The interpreter luarocks' wrapper $1 starts.
+wrapped() { sed -n "s/.*exec '\([^']*\)'.*/\1/p" "$1" | head -n 1; }
+
 # Loads map and map.server from tree $1 with interpreter $2 (Lua version $3)
 # and nothing else on the paths; runs the tree's `map` command and finds the
 # types in the rock's directory.
@@ -75,9 +78,15 @@ EOF
   local expected
   expected="map $version_text ($("$lua" -e 'io.write(jit and jit.version or _VERSION)'))"
   [ "$("$tree/bin/map" --version)" = "$expected" ] || fail "$tree/bin/map --version is not '$expected'"
-  cmp -s "$tmp/clone/types/map.d.lua" "$(luarocks --lua-version="$version" show --rock-dir map --tree "$tree")/types/map.d.lua" ||
-    fail "$tree lacks types/map.d.lua"
-  echo "rock: $tree: $lua loads map and map.server and prints the golden map, so does its map command; the types are in the rock's directory"
+  local rock_dir
+  rock_dir=$(luarocks --lua-version="$version" show --rock-dir map --tree "$tree")
+  cmp -s "$tmp/clone/types/map.d.lua" "$rock_dir/types/map.d.lua" || fail "$tree lacks types/map.d.lua"
+  # luarocks doc: the docs' folder in the rock, docs/index.md the one it opens.
+  local docs
+  docs=$(luarocks --lua-version="$version" doc map --list --porcelain --tree "$tree")
+  grep -q "/docs/index.md$" <<<"$docs" || fail "luarocks doc map --list: no docs/index.md in: $docs"
+  cmp -s "$tmp/clone/docs/api.md" "$rock_dir/docs/api.md" || fail "$tree: docs/api.md differs in the rock"
+  echo "rock: $tree: $lua loads map and map.server and prints the golden map, so does its map command ($(wrapped "$tree/bin/map") starts it); the types and docs are in the rock's directory"
 }
 version_text=$version
 
@@ -106,12 +115,21 @@ for flavour in lua5.4 luajit; do
   if [ $flavour = lua5.4 ]; then lua=lua5.4 version=5.4; else lua=luajit version=5.1; fi
   tree=$tmp/tree-$flavour
   export LUAROCKS_CONFIG=$tmp/config-$flavour.lua
-  config "$LUAROCKS_CONFIG" "$tree" $lua
 
-  # The source rock, built with no network and an empty cargo home.
-  logged "install-$flavour" offline luarocks --lua-version=$version install "$src_rock" --tree "$tree"
+  # The source rock, built with no network and an empty cargo home. LuaJIT's
+  # as the README installs it: luarocks not told it runs LuaJIT (its
+  # wrapper of the map command then starts plain lua5.1), LUA=luajit only.
+  if [ $flavour = luajit ]; then
+    config "$LUAROCKS_CONFIG" "$tree" lua5.1
+    logged "install-$flavour" offline luarocks --lua-version=$version install "$src_rock" --tree "$tree" LUA=luajit
+    grep -q "lua5\.1" "$tree/bin/map" || fail "$tree/bin/map: luarocks' wrapper does not start lua5.1 (the README's case)"
+  else
+    config "$LUAROCKS_CONFIG" "$tree" $lua
+    logged "install-$flavour" offline luarocks --lua-version=$version install "$src_rock" --tree "$tree"
+  fi
   ! grep -i "warning" "$tmp/install-$flavour.log" || fail "luarocks warned while installing $src_rock"
   check_tree "$tree" $lua $version
+  config "$LUAROCKS_CONFIG" "$tree" $lua
 
   # luarocks test: the rockspec's busted specs against the tree.
   (cd "$tmp/busted" && logged "busted-$flavour" luarocks --lua-version=$version make --tree "$tree")

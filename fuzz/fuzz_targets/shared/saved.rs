@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 
-use map::generators::shared::MAX_ROOMS;
+use map::generators::shared::{MAX_LOCKS, MAX_ROOMS};
 use map::generators::LIST;
 use map::grid::{byte_set, ByteSet, Pos, Rect};
 use map::input::{Arg, MAX_SEED};
@@ -108,6 +108,9 @@ pub fn within_generated(m: &Level, size: (usize, usize)) -> bool {
         && m.items.len() <= MAX_ITEMS as usize
         && m.vaults.len() <= MOST_VAULTS
         && m.placed.len() <= MAX_PLACED
+        && m.locks
+            .as_ref()
+            .is_none_or(|l| l.len() <= MAX_LOCKS as usize)
         && m.rooms
             .iter()
             .zip(&m.exits.exits)

@@ -54,8 +54,9 @@ mod luajit {
     /// its link count and the links (1-based); the door count, then x, y
     /// per door; the item count, then x, y and the kind's byte per item; the
     /// vault count, then index (1-based), x, y, w, h and rotation per vault;
-    /// the placed count, then x, y and the byte per placed cell; last 0, or
-    /// 1 and the up staircase's x, y. Every number is below 2^32:
+    /// the placed count, then x, y and the byte per placed cell; 0, or 1 and
+    /// the up staircase's x, y; last 0, or 1, the lock count and per lock
+    /// its door's x, y and byte, its key's x, y and byte. Every number is below 2^32:
     /// coordinates and counts are bounded by `MAX_CELLS` and the lists' own
     /// limits.
     struct Parts {
@@ -96,6 +97,16 @@ mod luajit {
                 Some(p) => vec![1, p.x, p.y],
                 None => vec![0],
             };
+            let locks = match &level.locks {
+                Some(locks) => [1, locks.len()]
+                    .into_iter()
+                    .chain(locks.iter().flat_map(|l| {
+                        let (d, k) = (l.door, l.key);
+                        [d.x, d.y, l.door_char as usize, k.x, k.y, l.key_char as usize]
+                    }))
+                    .collect(),
+                None => vec![0],
+            };
             let room_parts: usize = (0..level.rooms.len())
                 .map(|i| 6 + 2 * exits[i].len() + links[i].len())
                 .sum();
@@ -109,7 +120,8 @@ mod luajit {
                 + 6 * level.vaults.len()
                 + 1
                 + 3 * level.placed.len()
-                + up.len();
+                + up.len()
+                + locks.len();
             let mut numbers = Vec::with_capacity(4 * count);
             head.into_iter()
                 .chain(rooms)
@@ -122,6 +134,7 @@ mod luajit {
                 .chain([level.placed.len()])
                 .chain(placed)
                 .chain(up)
+                .chain(locks)
                 .for_each(|v| numbers.extend_from_slice(&(v as u32).to_ne_bytes()));
             Parts { level, numbers }
         }

@@ -23,8 +23,9 @@ local c_parse = map.parse
 -- x, y, stairs x, y, #rooms, per room x, y, w, h, #exits, x, y per exit,
 -- #links, the links; #doors, x, y per door, #items, x, y, kind byte per
 -- item, #vaults, index, x, y, w, h, rotation per vault, #placed, x, y,
--- byte per placed cell, then 0, or 1 and up x, y; raises generate's errors
--- as "map.generate: ...".
+-- byte per placed cell, 0, or 1 and up x, y, then 0, or 1, #locks and per
+-- lock its door's x, y, byte and its key's x, y, byte; raises generate's
+-- errors as "map.generate: ...".
 local generate_parts = helpers.generate_parts
 -- (text) -> width, height, @'s x, y and >'s x, y (or nils); raises parse's
 -- errors.
@@ -69,6 +70,19 @@ local function entries(f, i, key)
     end
   end
   return out, i
+end
+
+-- The locks counted at f[i], each {door = {x=, y=, char=}, key = {x=, y=,
+-- char=}}, as push_locks in src/lua/shared/level_table.rs.
+local function locks(f, i)
+  local n = f[i]
+  local out = new_tab(n, 0)
+  for k = 1, n do
+    local door = { x = f[i + 1], y = f[i + 2], char = CH[f[i + 3]] }
+    out[k] = { door = door, key = { x = f[i + 4], y = f[i + 5], char = CH[f[i + 6]] } }
+    i = i + 6
+  end
+  return out
 end
 
 -- generate's level, built in the order and with the sizes of push_level in
@@ -117,7 +131,12 @@ local function level(cells, w, h, seed, algorithm, numbers, blocked)
   end
   m.vaults = vaults
   m.placed, i = entries(f, i + 1, "char")
-  if f[i + 1] == 1 then m.up = { x = f[i + 2], y = f[i + 3] } end
+  i = i + 1
+  if f[i] == 1 then
+    m.up = { x = f[i + 1], y = f[i + 2] }
+    i = i + 2
+  end
+  if f[i + 1] == 1 then m.locks = locks(f, i + 2) end
   return m
 end
 

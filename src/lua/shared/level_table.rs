@@ -1,6 +1,6 @@
 //! Pushing `generate`'s level as a table: its rows, then its metadata
 //! (rooms with their exits and links, doors, `@`, `>`, items, vaults,
-//! placed things, `up`), as the pushers of `stack/push.rs` do (their
+//! placed things, `up`, `locks`), as the pushers of `stack/push.rs` do (their
 //! contract).
 
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -10,14 +10,15 @@ use std::ffi::{c_int, CStr};
 use mlua::ffi::{self, lua_State};
 
 use crate::grid::Pos;
+use crate::level::locks::Lock;
 use crate::level::Level;
 use crate::lua::stack::push::{make_room, push_pos, push_rows, push_slots, set_int};
 use crate::lua::stack::Reply;
 
 /// The fields of `generate`'s table besides its rows (`width`, `height`,
 /// `seed`, `algorithm`, `blocked`, `rooms`, `doors`, `player`, `stairs`,
-/// `items`, `vaults`, `placed`, `up`): room made for them at once.
-pub const FIELDS: c_int = 13;
+/// `items`, `vaults`, `placed`, `up`, `locks`): room made for them at once.
+pub const FIELDS: c_int = 14;
 
 /// `generate`'s table.
 impl Reply for Level {
@@ -64,6 +65,7 @@ pub const META: &[&CStr] = &[
     c"vaults",
     c"placed",
     c"up",
+    c"locks",
 ];
 
 /// One field of `generate`'s table (`lvl.player`) for `level`'s metadata:
@@ -121,6 +123,10 @@ unsafe fn push_meta(l: *mut lua_State, k: &Keys, level: &Level, field: &CStr) ->
                 Some(up) => push_pos(l, up, 0),
                 None => return false,
             },
+            b"locks" => match &level.locks {
+                Some(locks) => push_locks(l, k, locks),
+                None => return false,
+            },
             _ => return false,
         }
         true
@@ -171,6 +177,31 @@ unsafe fn push_marked(
             push_pos(l, p, 1);
             ffi::lua_pushlstring(l, [c].as_ptr().cast(), 1);
             ffi::lua_setfield(l, -2, key.as_ptr());
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
+    }
+}
+
+/// The locks, each `{door = {x=, y=, char=}, key = {x=, y=, char=}}`.
+///
+/// # Safety
+/// The pushers' contract, with the keys `k` pushed and a few slots free.
+unsafe fn push_locks(l: *mut lua_State, k: &Keys, locks: &[Lock]) {
+    // SAFETY: each lock is set in the array before the next is made, each
+    // of its cells in it before the next.
+    unsafe {
+        ffi::lua_createtable(l, locks.len() as c_int, 0);
+        for (i, lock) in locks.iter().enumerate() {
+            ffi::lua_createtable(l, 0, 2);
+            for (field, p, c) in [
+                (c"door", lock.door, lock.door_char),
+                (c"key", lock.key, lock.key_char),
+            ] {
+                k.push_pos(l, p, 1);
+                ffi::lua_pushlstring(l, [c].as_ptr().cast(), 1);
+                ffi::lua_setfield(l, -2, c"char".as_ptr());
+                ffi::lua_setfield(l, -2, field.as_ptr());
+            }
             ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
         }
     }

@@ -107,6 +107,43 @@ fn metadata_past_what_generate_makes_is_an_error() {
     }
 }
 
+/// A level with `locks` saves in format 3 and loads back equal, with
+/// `blocked` too; every damaged byte is an error; more locks than a level
+/// holds is one; a level without them saves as before (format 1).
+#[test]
+fn a_locked_level_saves_in_format_3_and_loads_back() {
+    let p = Params {
+        algorithm: Arg::Str(b"maze"),
+        ..Params::new(Arg::Int(31), Arg::Int(15), Arg::Int(2))
+    };
+    let level = generate(&p.with(b"locks", Arg::Int(3))).unwrap();
+    assert_eq!(level.locks.as_ref().map(Vec::len), Some(3));
+    let version = |bytes: &[u8]| u32::from_le_bytes(bytes[8..12].try_into().unwrap());
+    for blocked in [None, Some(&b"#A"[..])] {
+        let n = NativeLevel::from_level(level.clone(), &byte_set(b"")).with_blocked(blocked);
+        let bytes = save(&n);
+        assert_eq!(version(&bytes), VERSION_LOCKS);
+        assert!(bytes.len() <= bound(&n));
+        assert_eq!(load(&bytes).unwrap(), n);
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 1;
+            assert!(load(&bad).is_err(), "byte {i}");
+        }
+    }
+    assert_eq!(version(&save(&saved_level())), VERSION);
+    let cell = Pos { x: 2, y: 2 };
+    let lock = crate::level::locks::Lock {
+        door: cell,
+        door_char: b'A',
+        key: cell,
+        key_char: b'a',
+    };
+    let too_many = saved_with(|meta| meta.locks = Some(vec![lock; 27]));
+    let err = load(&too_many).unwrap_err();
+    assert!(err.contains("more than a generated level can"), "{err}");
+}
+
 /// A field's values are within ±2^53: -2^63, whose `abs` overflows,
 /// once loaded and read back as -9223372036854775808.
 #[test]
