@@ -4,10 +4,10 @@
 -- from the interpreter luarocks passes as LUA; docs/testing.md#installing).
 --   luarocks --lua-version=5.4 make --tree=DIR              # from a checkout
 --   luarocks --lua-version=5.1 make --tree=DIR LUA=luajit   # LuaJIT
---   make dist && luarocks pack dist/map-0.1.0-1.rockspec    # the source rock to publish
+--   make dist && luarocks pack dist/map-0.2.0-1.rockspec    # the source rock to publish
 rockspec_format = "3.0"
 package = "map"
-version = "0.1.0-1"
+version = "0.2.0-1"
 source = {
   -- The release archive `make dist` makes: HEAD's files and every crate
   -- they need (cargo vendor), so that a build needs cargo and no network.
@@ -15,8 +15,8 @@ source = {
   -- address (DIST_URL, or the file itself) and its md5: that is the one to
   -- pack and publish. `luarocks make` builds the checkout it runs in and
   -- never reads this.
-  url = "dist/map-0.1.0.tar.gz",
-  dir = "map-0.1.0",
+  url = "dist/map-0.2.0.tar.gz",
+  dir = "map-0.2.0",
 }
 description = {
   summary = "Fast, connected, deterministic roguelike maps for Lua 5.4, LuaJIT and OpenResty",
