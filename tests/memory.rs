@@ -1029,20 +1029,6 @@ fn find(hay: &[u8], needle: &[u8]) -> usize {
 }
 
 fn base64(bytes: &[u8]) -> String {
-    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut s = String::with_capacity(bytes.len() / 3 * 4 + 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
-        for i in 0..4 {
-            s.push(if i <= chunk.len() {
-                A[(n >> (18 - 6 * i) & 63) as usize] as char
-            } else {
-                '='
-            });
-        }
-    }
-    s
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
 }

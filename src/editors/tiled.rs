@@ -10,6 +10,10 @@
 
 use std::io::Read;
 
+use base64::alphabet;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::Engine;
 use flate2::read::{GzDecoder, ZlibDecoder};
 use serde_json::{Map, Value};
 
@@ -374,28 +378,26 @@ fn layer_gids(layer: &Map<String, Value>, cells: usize) -> Result<Vec<u32>, Stri
     }
 }
 
-/// Base64 (the standard alphabet, `=` padding optional, whitespace skipped).
+/// Base64 as Tiled writes it: the standard alphabet, `=` padding optional.
+const BASE64: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// The layer's base64 text decoded, whitespace skipped (a copy only when
+/// there is some).
 fn base64(text: &[u8]) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 3);
-    let (mut acc, mut bits) = (0u32, 0);
-    for &b in text.iter().filter(|b| !b.is_ascii_whitespace()) {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => break,
-            _ => return Err(format!("the tile layer's base64 data holds {}", shown(b))),
-        };
-        acc = (acc << 6) | v as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    Ok(out)
+    let decoded = if text.iter().any(u8::is_ascii_whitespace) {
+        let packed: Vec<u8> = text
+            .iter()
+            .copied()
+            .filter(|b| !b.is_ascii_whitespace())
+            .collect();
+        BASE64.decode(packed)
+    } else {
+        BASE64.decode(text)
+    };
+    decoded.map_err(|e| format!("the tile layer's base64 data is not base64: {e}"))
 }
 
 /// `packed` inflated as `compression` says, exactly `want` bytes: more or
@@ -584,22 +586,7 @@ mod tests {
     }
 
     fn encoded(bytes: &[u8]) -> String {
-        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        let mut s = String::new();
-        for chunk in bytes.chunks(3) {
-            let n = chunk
-                .iter()
-                .enumerate()
-                .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
-            for i in 0..4 {
-                s.push(if i <= chunk.len() {
-                    A[(n >> (18 - 6 * i) & 63) as usize] as char
-                } else {
-                    '='
-                });
-            }
-        }
-        s
+        base64::engine::general_purpose::STANDARD.encode(bytes)
     }
 
     #[test]
