@@ -51,7 +51,8 @@ describe("what is made from the module by `make readme`", function()
     -- How the description names each generator; a new one fails here until
     -- it has its words (and the rockspec says them).
     local WORDS = { rooms = "rooms and corridors", cave = "caves", bsp = "BSP", cellular = "cellular automata",
-      drunkard = "drunkard's walk", maze = "mazes", overworld = "overworlds" }
+      drunkard = "drunkard's walk", maze = "mazes", overworld = "overworlds",
+      example = "levels from an example" }
     local COUNTS = { "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve" }
     local ls = assert(io.popen("ls map-*.rockspec"))
     local file = ls:read("*l")
