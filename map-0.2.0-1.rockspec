@@ -25,8 +25,8 @@ Eight map generators (rooms and corridors, caves, BSP, cellular automata,
 drunkard's walk, mazes, overworlds, levels from an example), every floor
 cell reachable from the player, the same map for the same seed on every
 interpreter and release, with vaults, an arrival cell and a game's own
-things placed on request; and a toolkit on the same plain tables: field of view and line of sight, Dijkstra and
-safety maps, shortest paths, monster steps, auto-explore, spawn points,
+things placed on request; and a toolkit on the same plain tables: field
+of view and line of sight, Dijkstra and safety maps, shortest paths, monster steps, auto-explore, spawn points,
 lines, autotiling and a parser for hand-drawn maps. A
 native module written in Rust: building it needs Rust's cargo
 (https://rustup.rs), not the network. Lua 5.4 and LuaJIT (luarocks'
