@@ -105,15 +105,21 @@ build = { type = "none", install = { bin = { busted = "busted" } } }
 EOF
 echo 'require "busted.runner" ({ standalone = false })' >"$tmp/busted/busted"
 
-# The archive unpacked, where `luarocks test` runs (its rockspec and specs).
-mkdir "$tmp/sources"
-tar -xzf "$dist/$name.tar.gz" -C "$tmp/sources"
-sources=$tmp/sources/$name
-cp "$dist/$rockspec" "$sources/"
-
-for flavour in lua5.4 luajit; do
+# One interpreter's rocks: the source rock installed and tested, then its
+# binary rock built and installed. The two interpreters run side by side
+# (each in a subshell: its own LUAROCKS_CONFIG, trees, logs and busted rock),
+# since most of each is one core's work (LTO, busted).
+flavour_rocks() {
+  local flavour=$1 lua version tree rock
   if [ $flavour = lua5.4 ]; then lua=lua5.4 version=5.4; else lua=luajit version=5.1; fi
   tree=$tmp/tree-$flavour
+  # The archive unpacked, where `luarocks test` runs (its rockspec and specs),
+  # and the busted rock's folder: one of each per interpreter.
+  local sources=$tmp/sources-$flavour/$name busted=$tmp/busted-$flavour
+  mkdir "$tmp/sources-$flavour"
+  tar -xzf "$dist/$name.tar.gz" -C "$tmp/sources-$flavour"
+  cp "$dist/$rockspec" "$sources/"
+  cp -r "$tmp/busted" "$busted"
   export LUAROCKS_CONFIG=$tmp/config-$flavour.lua
 
   # The source rock, built with no network and an empty cargo home. LuaJIT's
@@ -132,7 +138,7 @@ for flavour in lua5.4 luajit; do
   config "$LUAROCKS_CONFIG" "$tree" $lua
 
   # luarocks test: the rockspec's busted specs against the tree.
-  (cd "$tmp/busted" && logged "busted-$flavour" luarocks --lua-version=$version make --tree "$tree")
+  (cd "$busted" && logged "busted-$flavour" luarocks --lua-version=$version make --tree "$tree")
   (cd "$sources" && logged "test-$flavour" offline luarocks --lua-version=$version test --tree "$tree")
   summary=$(grep -E "^[0-9]+ successes / [0-9]+ failures / [0-9]+ errors" "$tmp/test-$flavour.log") ||
     { cat "$tmp/test-$flavour.log" >&2; fail "luarocks test printed no summary"; }
@@ -148,7 +154,13 @@ for flavour in lua5.4 luajit; do
   grep -q " lib/map.so$" <<<"$(unzip -l "$rock")" || fail "$rock has no lib/map.so"
   logged "binary-install-$flavour" offline luarocks --lua-version=$version install "$rock" --tree "$tmp/binary-$flavour"
   check_tree "$tmp/binary-$flavour" $lua $version
+}
+pids=()
+for flavour in lua5.4 luajit; do
+  (flavour_rocks $flavour) &
+  pids+=($!)
 done
+for pid in "${pids[@]}"; do wait "$pid" || fail "the rocks of one interpreter failed (above)"; done
 
 # Each binary rock in the other interpreter's tree: refused, naming the Lua
 # it needs, and nothing installed.
