@@ -80,8 +80,12 @@ serve: $(BUILD)/5.1/map.so
 
 # The full suite: the core, the specs on both interpreters, the hostile
 # hosts, the LÖVE demo under Xvfb, the page in headless Chromium and the
-# type definitions under a type checker.
-test: test-rust test-make test-lua test-host test-love test-browser test-types test-editors
+# type definitions under a type checker. Two parts at a time (most are one
+# core's work), each part's output shown whole when it ends.
+TEST_PARTS := test-rust test-make test-lua test-host test-love test-browser test-types test-editors
+
+test:
+	$(MAKE) -j2 --output-sync=target $(TEST_PARTS)
 
 test-rust:
 	$(CARGO) test --locked
