@@ -110,12 +110,11 @@ echo 'require "busted.runner" ({ standalone = false })' >"$tmp/busted/busted"
 # (each in a subshell: its own LUAROCKS_CONFIG, trees, logs and busted rock),
 # since most of each is one core's work (LTO, busted).
 flavour_rocks() {
-  local flavour=$1 lua version tree rock
-  if [ $flavour = lua5.4 ]; then lua=lua5.4 version=5.4; else lua=luajit version=5.1; fi
-  tree=$tmp/tree-$flavour
   # The archive unpacked, where `luarocks test` runs (its rockspec and specs),
   # and the busted rock's folder: one of each per interpreter.
-  local sources=$tmp/sources-$flavour/$name busted=$tmp/busted-$flavour
+  local flavour=$1 lua version rock
+  local tree=$tmp/tree-$flavour sources=$tmp/sources-$flavour/$name busted=$tmp/busted-$flavour
+  if [ $flavour = lua5.4 ]; then lua=lua5.4 version=5.4; else lua=luajit version=5.1; fi
   mkdir "$tmp/sources-$flavour"
   tar -xzf "$dist/$name.tar.gz" -C "$tmp/sources-$flavour"
   cp "$dist/$rockspec" "$sources/"
@@ -160,7 +159,10 @@ for flavour in lua5.4 luajit; do
   (flavour_rocks $flavour) &
   pids+=($!)
 done
-for pid in "${pids[@]}"; do wait "$pid" || fail "the rocks of one interpreter failed (above)"; done
+# Both waited for, so that a failure leaves no build running after the exit.
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+[ $failed = 0 ] || fail "the rocks of an interpreter failed (above)"
 
 # Each binary rock in the other interpreter's tree: refused, naming the Lua
 # it needs, and nothing installed.
