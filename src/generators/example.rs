@@ -25,6 +25,7 @@
 //!    farthest from it by walking (both the first in row order on a tie).
 
 mod patterns;
+mod repair;
 mod samples;
 pub mod wfc;
 
@@ -36,6 +37,7 @@ use crate::toolkit::board::{Walk, UNREACHED};
 use crate::toolkit::distances::distances;
 pub use patterns::{Patterns, Sample, Symmetry};
 pub use samples::SAMPLES;
+use repair::Repair;
 use wfc::{Rules, Wave};
 
 /// Any printable character a sample has, `#` blocking and the border on
@@ -74,6 +76,10 @@ pub const MAX_WORK: usize = 3 << 20;
 /// a call's time whatever the sample.
 pub const ATTEMPTS: usize = 20;
 pub const MAX_SUPPORT_UPDATES: u64 = 400_000_000;
+/// Attempts of the repair (`repair.rs`) at most, and the support updates
+/// of all the call's attempts before the last repair starts.
+pub const REPAIRS: usize = 20;
+pub const MAX_REPAIR_UPDATES: u64 = 600_000_000;
 
 const SAMPLE: OptionSpec = OptionSpec {
     name: "sample",
@@ -185,7 +191,25 @@ fn sample_text<'a>(text: &'a [u8], blocking: &'a [u8]) -> (&'a [u8], &'a [u8]) {
     (text, if blocking.is_empty() { own } else { blocking })
 }
 
-fn read_sample(text: &[u8], n: usize, blocked: &ByteSet) -> Result<Read, String> {
+/// The level's border: the sample's edge when that is one blocking
+/// character all round (the only samples read before a sample without
+/// such an edge was accepted, so their levels are as they were), else
+/// the first of `blocking` the sample has.
+fn border(cells: &[u8], (width, height): (usize, usize), blocking: &[u8]) -> Option<u8> {
+    let on_edge = |i: usize| {
+        let (x, y) = (i % width, i / width);
+        x == 0 || y == 0 || x + 1 == width || y + 1 == height
+    };
+    let edge = cells[0];
+    let whole = (0..cells.len()).all(|i| !on_edge(i) || cells[i] == edge);
+    if whole && blocking.contains(&edge) {
+        return Some(edge);
+    }
+    blocking.iter().copied().find(|c| cells.contains(c))
+}
+
+fn read_sample(text: &[u8], n: usize, blocking: &[u8]) -> Result<Read, String> {
+    let blocked = byte_set(blocking);
     let rows = rows("sample", text)?;
     let (width, height) = (rows[0].len(), rows.len());
     if width > MAX_SAMPLE_SIDE || height > MAX_SAMPLE_SIDE {
@@ -206,18 +230,12 @@ fn read_sample(text: &[u8], n: usize, blocked: &ByteSet) -> Result<Read, String>
             c => c,
         })
         .collect();
-    let border = cells[0];
-    let on_border = |i: usize| {
-        let (x, y) = (i % width, i / width);
-        x == 0 || y == 0 || x + 1 == width || y + 1 == height
-    };
-    if !blocked[border as usize] || (0..cells.len()).any(|i| on_border(i) && cells[i] != border) {
-        return Err(format!(
-            "sample's border must be one blocking character all round (its corner is '{}', blocking is {:?})",
-            border as char,
-            blocked_text(blocked)
-        ));
-    }
+    let border = border(&cells, (width, height), blocking).ok_or_else(|| {
+        format!(
+            "sample has none of its blocking characters ({:?}), which the level's border is made of",
+            String::from_utf8_lossy(blocking)
+        )
+    })?;
     if !cells.contains(&FLOOR) || blocked[FLOOR as usize] {
         return Err("sample must have floor '.' (not blocking), for @ and >".into());
     }
@@ -227,13 +245,6 @@ fn read_sample(text: &[u8], n: usize, blocked: &ByteSet) -> Result<Read, String>
         cells,
         border,
     })
-}
-
-fn blocked_text(blocked: &ByteSet) -> String {
-    (0u8..=255)
-        .filter(|&c| blocked[c as usize])
-        .map(char::from)
-        .collect()
 }
 
 fn symmetry(opts: &Options) -> Result<Symmetry, String> {
@@ -300,7 +311,7 @@ fn fixed_cells(
 /// besides the level's own bound (`level::bound`), for tests/memory.rs.
 pub fn solver_bound(name: &str, n: usize, (w, h): (usize, usize)) -> usize {
     let (text, blocking) = sample_text(name.as_bytes(), b"");
-    let read = read_sample(text, n, &byte_set(blocking)).expect("a built-in sample");
+    let read = read_sample(text, n, blocking).expect("a built-in sample");
     let sample = Sample {
         width: read.width,
         height: read.height,
@@ -325,7 +336,7 @@ fn problem(opts: &Options, (w, h): (usize, usize)) -> Result<Problem, String> {
     }
     let blocked = byte_set(blocking);
     let n = opts.count(&N);
-    let read = read_sample(text, n, &blocked)?;
+    let read = read_sample(text, n, blocking)?;
     let sample = Sample {
         width: read.width,
         height: read.height,
@@ -382,6 +393,7 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
         }
     }
     let (mut contradictions, mut cut_off) = (0, 0);
+    let mut cut: Vec<Vec<u16>> = Vec::new();
     for _ in 0..ATTEMPTS {
         if work > MAX_SUPPORT_UPDATES {
             break;
@@ -393,23 +405,79 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
         };
         let mut cells = output(patterns, &chosen, (w, h), (pw, ph));
         match connect(&mut cells, (w, h), &problem, &fixed) {
-            Some(player) => {
-                *grid = Grid::from_cells(w, h, cells);
-                let stairs = farthest(grid, player, &problem.blocked);
-                return Ok(Layout {
-                    rooms: Vec::new(),
-                    player,
-                    stairs: Some(stairs),
-                    blocked: Some(problem.blocking.clone()),
-                });
+            Some(player) => return Ok(level(grid, cells, player, &problem)),
+            None => {
+                cut_off += 1;
+                cut.push(chosen);
             }
-            None => cut_off += 1,
         }
     }
-    Err(format!(
-        "no level from this sample in {} attempts ({contradictions} contradictions, {cut_off} cut off or without floor): another seed, a larger map or a smaller n may do",
-        contradictions + cut_off
-    ))
+    // Only where every attempt above failed: a call that made a level
+    // before the repair existed ran no further than the loop above, with
+    // the same rng draws, so it makes the same level.
+    let repair = Repair {
+        patterns,
+        rules: &rules,
+        start: &start,
+        blocked: &problem.blocked,
+        border,
+        size: (w, h),
+    };
+    let tried = |repaired| {
+        format!(
+            "no level from this sample in {} attempts ({contradictions} contradictions, {cut_off} cut off or without floor) and {repaired} repaired: another seed, a larger map or a smaller n may do",
+            contradictions + cut_off
+        )
+    };
+    match repaired(&repair, cut, rng, &mut work, (&problem, &fixed)) {
+        Ok((cells, player)) => Ok(level(grid, cells, player, &problem)),
+        Err(repaired) => Err(tried(repaired)),
+    }
+}
+
+/// The level made of `cells`, `@` at `player`, `>` the farthest floor.
+fn level(grid: &mut Grid, cells: Vec<u8>, player: Pos, problem: &Problem) -> Layout {
+    *grid = Grid::from_cells(grid.width(), grid.height(), cells);
+    let stairs = farthest(grid, player, &problem.blocked);
+    Layout {
+        rooms: Vec::new(),
+        player,
+        stairs: Some(stairs),
+        blocked: Some(problem.blocking.clone()),
+    }
+}
+
+/// The repair's attempts: the levels cut off above first, then new ones
+/// solved, until one is repaired (its cells and `@`), `REPAIRS` are
+/// tried or the work passes `MAX_REPAIR_UPDATES` (`Err`: how many were).
+fn repaired(
+    repair: &Repair,
+    cut: Vec<Vec<u16>>,
+    rng: &mut Rng,
+    work: &mut u64,
+    (problem, fixed): (&Problem, &[(usize, usize, u8)]),
+) -> Result<(Vec<u8>, Pos), usize> {
+    let mut cut = cut.into_iter();
+    let mut tried = 0;
+    while tried < REPAIRS && *work <= MAX_REPAIR_UPDATES {
+        tried += 1;
+        let mut chosen = match cut.next() {
+            Some(chosen) => chosen,
+            None => {
+                let mut wave = repair.start.clone();
+                match wave.solve(repair.rules, &repair.patterns.weights, rng, work) {
+                    Ok(chosen) => chosen,
+                    Err(_) => continue,
+                }
+            }
+        };
+        if let Some(mut cells) = repair.run(&mut chosen, rng, work) {
+            if let Some(player) = connect(&mut cells, repair.size, problem, fixed) {
+                return Ok((cells, player));
+            }
+        }
+    }
+    Err(tried)
 }
 
 /// Bans at every position covering each cell the patterns that do not
@@ -465,36 +533,7 @@ fn connect(
     problem: &Problem,
     fixed: &[(usize, usize, u8)],
 ) -> Option<Pos> {
-    let open = |c: u8| !problem.blocked[c as usize];
-    let mut component = vec![u32::MAX; w * h];
-    let mut sizes: Vec<usize> = Vec::new();
-    let mut stack = Vec::new();
-    for i in 0..w * h {
-        if !open(cells[i]) || component[i] != u32::MAX {
-            continue;
-        }
-        let id = sizes.len() as u32;
-        let mut size = 0;
-        component[i] = id;
-        stack.push(i);
-        while let Some(j) = stack.pop() {
-            size += 1;
-            let (x, y) = (j % w, j / w);
-            let around = [
-                (x > 0).then(|| j - 1),
-                (x + 1 < w).then_some(j + 1),
-                (y > 0).then(|| j - w),
-                (y + 1 < h).then_some(j + w),
-            ];
-            for k in around.into_iter().flatten() {
-                if open(cells[k]) && component[k] == u32::MAX {
-                    component[k] = id;
-                    stack.push(k);
-                }
-            }
-        }
-        sizes.push(size);
-    }
+    let (component, sizes) = repair::components(cells, (w, h), &problem.blocked);
     let largest = (0..sizes.len()).max_by_key(|&c| (sizes[c], std::cmp::Reverse(c)))? as u32;
     let mut changed = Vec::new();
     for i in 0..w * h {
