@@ -27,7 +27,7 @@ const ROUNDS: usize = 64;
 /// The margins (in positions) tried around the cells to change, in order.
 const JOIN_MARGINS: [usize; 3] = [0, 1, 2];
 const ERASE_MARGINS: [usize; 2] = [1, 2];
-const REDRAW_MARGINS: [usize; 2] = [2, 3];
+const REDRAW_MARGINS: [usize; 3] = [2, 4, 6];
 
 /// What a repair reads: the level's shape, the solver's rules and the
 /// state every attempt starts from (border and fixed cells imposed).
@@ -38,6 +38,8 @@ pub struct Repair<'a> {
     pub blocked: &'a ByteSet,
     pub border: u8,
     pub size: (usize, usize),
+    /// The support updates past which no more is tried.
+    pub budget: u64,
 }
 
 /// A set of cells to change and how: each must become walkable (join) or
@@ -93,25 +95,17 @@ impl Repair<'_> {
         self.start.size()
     }
 
-    /// The level the chosen patterns make: each cell from the position
-    /// nearest its top-left that covers it.
-    pub fn output(&self, chosen: &[u16]) -> Vec<u8> {
-        let (w, h) = self.size;
-        let (pw, ph) = self.positions();
-        let mut cells = vec![0u8; w * h];
-        for y in 0..h {
-            for x in 0..w {
-                let (px, py) = (x.min(pw - 1), y.min(ph - 1));
-                cells[y * w + x] = self.patterns.at(chosen[py * pw + px] as usize, x - px, y - py);
-            }
-        }
-        cells
+    fn output(&self, chosen: &[u16]) -> Vec<u8> {
+        super::output(self.patterns, chosen, self.size, self.positions())
     }
 
     /// Repairs the level `chosen` makes into one walkable component with
     /// floor: its cells, or `None`.
     pub fn run(&self, chosen: &mut [u16], rng: &mut Rng, work: &mut u64) -> Option<Vec<u8>> {
         for _ in 0..ROUNDS {
+            if *work > self.budget {
+                return None;
+            }
             let cells = self.output(chosen);
             let (component, sizes) = components(&cells, self.size, self.blocked);
             if sizes.len() <= 1 {
@@ -130,7 +124,11 @@ impl Repair<'_> {
                 .chain(REDRAW_MARGINS.map(|m| (mine.as_slice(), Ask::Free, m)));
             let mut changed = false;
             for (cells, ask, margin) in tries {
-                if self.resolve(chosen, cells, &ask, margin, rng, work) {
+                if *work > self.budget {
+                    return None;
+                }
+                let ok = self.resolve(chosen, cells, &ask, margin, rng, work);
+                if ok {
                     changed = true;
                     break;
                 }
@@ -269,6 +267,12 @@ impl Repair<'_> {
         let Ok(solved) = wave.solve(self.rules, &self.patterns.weights, rng, work) else {
             return false;
         };
+        // The same patterns again (the region forced by what is kept):
+        // nothing repaired, the next try has a larger margin.
+        let same = (0..bh).all(|sy| (0..bw).all(|sx| chosen[(by + sy) * pw + bx + sx] == solved[sy * bw + sx]));
+        if same {
+            return false;
+        }
         for sy in 0..bh {
             for sx in 0..bw {
                 chosen[(by + sy) * pw + bx + sx] = solved[sy * bw + sx];

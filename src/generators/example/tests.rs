@@ -152,7 +152,8 @@ fn success_rates() {
             cases.push((file.to_string(), options(&text, &extra)));
         }
     }
-    for (name, opts) in &cases {
+    let only = std::env::var("ONLY").unwrap_or_default();
+    for (name, opts) in cases.iter().filter(|(name, _)| only.is_empty() || only.split(',').any(|o| o == name)) {
         let t = std::time::Instant::now();
         let (ok, worst) = rate(opts, size, 1..=seeds);
         println!(
@@ -162,3 +163,4 @@ fn success_rates() {
         );
     }
 }
+
