@@ -12,6 +12,7 @@ pub mod json;
 pub mod locks;
 mod params;
 pub mod place;
+pub mod rows;
 pub mod template;
 
 /// Per cell, at most, for generating a level and its text or JSON form

@@ -103,6 +103,8 @@ fields! {
     Ambient = "ambient",
     Rooms = "rooms",
     Links = "links",
+    Sample = "sample",
+    Fixed = "fixed",
 }
 
 /// A table key for `Args::with_field`.
