@@ -1,6 +1,7 @@
 -- The example generator (wave function collapse, the overlapping model):
 -- every window of every level checked by brute force against the sample's
--- windows read here in plain Lua, fixed cells kept, levels connected by
+-- windows as the plain-Lua reference (spec/reference/wfc.lua) enumerates
+-- them, fixed cells kept, levels connected by
 -- their own walking rule, hostile samples refused with their messages, and
 -- the success rate over seeds (the full 1000 seeds: `cargo test --release
 -- success_rates -- --ignored`).

@@ -1,9 +1,10 @@
 -- A plain-Lua wave function collapse, the overlapping model, for
--- bench/example.lua's side-by-side times: the same method as the module's
--- (src/generators/example/wfc.rs: AC-4 support counts, the fewest patterns
--- left first, a pattern by its weight, restarts on a contradiction) written
--- the obvious way, with math.random for its draws. No fixed cells, border
--- or connection: the solver alone.
+-- bench/example.sh's side-by-side times (and the specs' windows): the
+-- same method as the module's (src/generators/example/wfc.rs: AC-4
+-- support counts, the fewest patterns left first, a pattern by its
+-- weight, restarts on a contradiction) written the obvious way, with
+-- math.random for its draws. No fixed cells, border or connection: the
+-- solver alone.
 local M = {}
 
 -- The sample's n x n windows, row after row, under the symmetries asked
