@@ -357,6 +357,15 @@ fn joined_rows(r: &Request) -> Option<Vec<u8>> {
     (text.len() <= example::MAX_TEXT).then_some(text)
 }
 
+/// Whether the option check takes the sample given (a text within the
+/// bound, or rows that join), before the generator reads it.
+fn sample_taken(r: &Request) -> bool {
+    match r.rows {
+        Some(_) => joined_rows(r).is_some(),
+        None => r.sample.len() <= example::MAX_TEXT,
+    }
+}
+
 /// The sample's text and blocking characters, as the generator reads them.
 fn sample_text<'a>(given: &'a [u8], blocking: Option<&'a [u8]>) -> (&'a [u8], &'a [u8]) {
     let builtin = SAMPLES.iter().find(|s| s.0.as_bytes() == given);
@@ -374,6 +383,9 @@ fn check_refusal(r: &Request, message: &str) {
             r.width,
             r.height
         );
+    } else if !sample_taken(r) {
+        // `sample` is checked first, in declaration order.
+        assert!(message.starts_with("sample"), "{message}");
     } else if !matches!(r.n, Arg::Int(2..=4)) {
         assert!(message.starts_with("n must be"), "n {:?}: {message}", r.n);
     }
