@@ -39,7 +39,7 @@
 //!   (`example::wfc::bound`) and 1 MiB of heap (a counting allocator).
 //!
 //! `EXAMPLE_FUZZ_SHOW=1` prints each input's outcome (made, or the
-//! refusal) to stderr: `cargo +nightly fuzz run example corpus/example --
+//! refusal) to stderr, `=2` the request too: `cargo +nightly fuzz run example corpus/example --
 //! -runs=0` with it shows the corpus's spread.
 
 #![no_main]
@@ -103,6 +103,9 @@ fn run(u: &mut Unstructured) -> Result<()> {
     let (w, h) = (request.width, request.height);
     if std::env::var_os("EXAMPLE_FUZZ_SHOW").is_some() {
         // What the inputs ask for and get (for the README's spread).
+        if std::env::var_os("EXAMPLE_FUZZ_SHOW").is_some_and(|v| v == "2") {
+            eprintln!("{}", shown(&request));
+        }
         match &result {
             Ok(_) => eprintln!(
                 "made {w}x{h} n={:?} rows={}",
@@ -139,6 +142,25 @@ fn run(u: &mut Unstructured) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The request in words (`EXAMPLE_FUZZ_SHOW=2`).
+fn shown(r: &Request) -> String {
+    let text = |t: &[u8]| String::from_utf8_lossy(t).into_owned();
+    format!(
+        "sample {:?} rows {} n {:?} symmetry {:?} wraps {} blocking {:?} fixed {:?} size {}x{} seed {} items {:?}",
+        text(&r.sample),
+        r.rows.is_some(),
+        r.n,
+        text(r.symmetry),
+        r.wraps,
+        r.blocking.map(text),
+        r.fixed.as_ref().map(|(f, x, y)| (text(f), x, y)),
+        r.width,
+        r.height,
+        r.seed,
+        r.items
+    )
 }
 
 fn same(a: &std::result::Result<Level, String>, b: &std::result::Result<Level, String>) -> bool {
