@@ -122,8 +122,8 @@ local function types()
     -- The first algorithm is the default: only its name may be left out.
     out[#out + 1] = ('---@field algorithm%s "%s"'):format(i == 1 and "?" or "", name)
     for _, option in ipairs(map.describe(name).options) do
-      out[#out + 1] = ("---@field %s? %s %s, default %s: %s"):format(option.name, args.lua_type(option), allowed(option),
-        option.default_text, option.doc)
+      out[#out + 1] = ("---@field %s? %s %s, default %s: %s"):format(option.name, args.lua_type(option),
+        allowed(option), option.default_text, option.doc)
     end
     for _, taken in ipairs(taken_as_nothing(name)) do
       local owners = table.concat(taken.owners, " and ")
@@ -160,8 +160,8 @@ local function types()
     end
     if all then
       everywhere[#everywhere + 1] = option.name
-      out[#out + 1] = ("---@field %s? %s %s, default %s: %s"):format(option.name, args.lua_type(option), allowed(option),
-        option.default_text, option.doc)
+      out[#out + 1] = ("---@field %s? %s %s, default %s: %s"):format(option.name, args.lua_type(option),
+        allowed(option), option.default_text, option.doc)
     end
   end
   for _, name in ipairs(everywhere) do seen[name] = true end

@@ -60,8 +60,15 @@ fn a_corridor_sample_makes_only_its_windows() {
     let (w, h) = (level.grid.width(), level.grid.height());
     for y in 0..=h - 3 {
         for x in 0..=w - 3 {
-            let window: Vec<u8> = (0..3).flat_map(|dy| cells[(y + dy) * w + x..][..3].to_vec()).collect();
-            assert!(set.contains(&window), "window at ({}, {}) is not the sample's", x + 1, y + 1);
+            let window: Vec<u8> = (0..3)
+                .flat_map(|dy| cells[(y + dy) * w + x..][..3].to_vec())
+                .collect();
+            assert!(
+                set.contains(&window),
+                "window at ({}, {}) is not the sample's",
+                x + 1,
+                y + 1
+            );
         }
     }
 }
