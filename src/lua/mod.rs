@@ -99,6 +99,7 @@ exports! {
     scheduler,
     names,
     noise,
+    frame,
     #[cfg(feature = "probe")]
     panic_probe,
     #[cfg(feature = "probe")]

@@ -103,6 +103,11 @@ fields! {
     Ambient = "ambient",
     Rooms = "rooms",
     Links = "links",
+    Visible = "visible",
+    Memory = "memory",
+    Things = "things",
+    Items = "items",
+    Light = "light",
 }
 
 /// A table key for `Args::with_field`.
