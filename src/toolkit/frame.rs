@@ -201,7 +201,7 @@ mod tests {
                 h: 4,
             },
         );
-        assert_eq!(f.chars, b"      #.#  ...           ".to_vec());
+        assert_eq!(f.chars, [&b"     "[..], b" #.# ", b" ... ", b"     "].concat());
         assert_eq!(f.states.iter().filter(|&&s| s == VISIBLE).count(), 6);
     }
 
