@@ -78,11 +78,12 @@ pub struct Frame {
     pub states: Vec<u8>,
 }
 
-/// The bytes a frame of `cells` holds while it is made and pushed: its
-/// characters and states, and the 4 bytes a cell of the byte form (or the
-/// rows' strings).
+/// The bytes a frame of `cells` holds while it is made: a table's cells
+/// under the camera (a copy), its characters and states, a light byte and
+/// the 4 bytes a cell of the byte form (the rows' form holds a digit a
+/// cell in their place).
 pub fn bound(cells: usize) -> usize {
-    cells.saturating_mul(6)
+    cells.saturating_mul(8)
 }
 
 /// The frame of `scene` the `camera` shows.
