@@ -179,7 +179,12 @@ fn the_toolkit_stays_within_its_bound() {
                 items: &[],
                 blank: b' ',
             };
-            let camera = frame::Camera { x: 1, y: 1, w: size.0, h: size.1 };
+            let camera = frame::Camera {
+                x: 1,
+                y: 1,
+                w: size.0,
+                h: size.1,
+            };
             let made = frame::frame(&scene, camera);
             let light = vec![0u8; cells];
             let bytes = frame::bytes(&made, Some(&light));

@@ -28,10 +28,20 @@ pub struct Flags<'a> {
 }
 
 impl Flags<'_> {
-    fn get(&self, x: usize, y: usize) -> bool {
+    /// The flags of row `y` within columns `x0 .. x0 + len`, and the
+    /// offset of the first from `x0`; none where the window has none.
+    fn row(&self, y: usize, x0: usize, len: usize) -> Option<(&[bool], usize)> {
         let w = self.window;
-        let (dx, dy) = (x.wrapping_sub(w.x), y.wrapping_sub(w.y));
-        dx < w.w && dy < w.h && self.cells[dy * w.w + dx]
+        if y < w.y || y >= w.y + w.h {
+            return None;
+        }
+        let first = x0.max(w.x);
+        let end = (x0 + len).min(w.x + w.w);
+        if first >= end {
+            return None;
+        }
+        let at = (y - w.y) * w.w + (first - w.x);
+        Some((&self.cells[at..at + end - first], first - x0))
     }
 }
 
@@ -94,20 +104,22 @@ pub fn frame(scene: &Scene, camera: Camera) -> Frame {
     let (width, height) = (scene.size.0 as i64, scene.size.1 as i64);
     // The camera's columns and rows on the map, as offsets into the frame.
     let cols = overlap(camera.x, camera.w, width);
-    let rows = overlap(camera.y, camera.h, height);
-    for r in rows.clone() {
+    let mut rows = overlap(camera.y, camera.h, height);
+    if cols.is_empty() {
+        rows = 0..0;
+    }
+    let x0 = (camera.x + cols.start as i64) as usize;
+    let tw = scene.terrain.width();
+    for r in rows {
         let y = (camera.y + r as i64) as usize;
-        let ty = y - scene.corner.y;
-        let tw = scene.terrain.width();
-        let terrain_row = &scene.terrain.cells()[ty * tw..(ty + 1) * tw];
-        for c in cols.clone() {
-            let x = (camera.x + c as i64) as usize;
-            let state = state_of(scene, x, y);
-            if state != UNKNOWN {
-                let i = r * camera.w + c;
-                states[i] = state;
-                chars[i] = terrain_row[x - scene.corner.x];
-            }
+        let at = r * camera.w;
+        let out = at + cols.start..at + cols.end;
+        mark_states(scene, &mut states[out.clone()], x0, y);
+        let ty = (y - scene.corner.y) * tw;
+        let tx = ty + x0 - scene.corner.x;
+        let terrain = &scene.terrain.cells()[tx..tx + cols.len()];
+        for ((c, &s), &t) in chars[out.clone()].iter_mut().zip(&states[out]).zip(terrain) {
+            *c = if s == UNKNOWN { scene.blank } else { t };
         }
     }
     let mut out = Frame {
@@ -121,21 +133,32 @@ pub fn frame(scene: &Scene, camera: Camera) -> Frame {
     out
 }
 
+/// The states of the cells of row `y` from column `x0` on, one a slot of
+/// `states` (all unknown): a run of a row at a time, not a cell at a time.
+fn mark_states(scene: &Scene, states: &mut [u8], x0: usize, y: usize) {
+    let Some(visible) = &scene.visible else {
+        states.fill(VISIBLE);
+        return;
+    };
+    for (flags, state) in [(&scene.memory, REMEMBERED), (&Some(*visible), VISIBLE)] {
+        let Some(f) = flags else { continue };
+        let Some((row, first)) = f.row(y, x0, states.len()) else {
+            continue;
+        };
+        for (s, &on) in states[first..first + row.len()].iter_mut().zip(row) {
+            if on {
+                *s = state;
+            }
+        }
+    }
+}
+
 /// The offsets `0..len` of a camera's axis starting at `start` that fall
 /// on a map axis of `size` cells (1..=size).
 fn overlap(start: i64, len: usize, size: i64) -> std::ops::Range<usize> {
     let first = (1 - start).clamp(0, len as i64);
     let end = (size + 1 - start).clamp(first, len as i64);
     first as usize..end as usize
-}
-
-fn state_of(scene: &Scene, x: usize, y: usize) -> u8 {
-    match (&scene.visible, &scene.memory) {
-        (None, _) => VISIBLE,
-        (Some(v), _) if v.get(x, y) => VISIBLE,
-        (_, Some(m)) if m.get(x, y) => REMEMBERED,
-        _ => UNKNOWN,
-    }
 }
 
 /// Lays `marks` on the frame's cells whose state is at least `least`.
@@ -193,6 +216,10 @@ mod tests {
     #[test]
     fn a_camera_past_the_map_is_blank_there() {
         let g = grid("#.#\n...");
+        for (x, y) in [(-9, 1), (4, 1), (1, -9), (1, 3), (4, 3)] {
+            let off = frame(&scene(&g, None, None), Camera { x, y, w: 2, h: 2 });
+            assert_eq!(off.chars, b"    ".to_vec());
+        }
         let f = frame(
             &scene(&g, None, None),
             Camera {
@@ -202,7 +229,10 @@ mod tests {
                 h: 4,
             },
         );
-        assert_eq!(f.chars, [&b"     "[..], b" #.# ", b" ... ", b"     "].concat());
+        assert_eq!(
+            f.chars,
+            [&b"     "[..], b" #.# ", b" ... ", b"     "].concat()
+        );
         assert_eq!(f.states.iter().filter(|&&s| s == VISIBLE).count(), 6);
     }
 
