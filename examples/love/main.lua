@@ -132,16 +132,16 @@ function love.keypressed(key)
   if key == "<" or key == ">" or key == "." and love.keyboard.isDown("lshift", "rshift") then return end
   if key == "f5" then
     local ok, err = love.filesystem.write(SAVE, game:save())
-    game.message = ok and "Saved." or "Not saved: " .. tostring(err)
+    game:say(ok and "Saved." or "Not saved: " .. tostring(err))
     return
   elseif key == "f9" then
     local text = love.filesystem.read(SAVE)
     local ok, loaded = pcall(Game.load, text or "", { clock = game.clock, new_seed = game.new_seed })
     if ok then
       game = loaded
-      game.message = "Loaded."
+      game:say("Loaded.")
     else
-      game.message = text and "Not a save: " .. tostring(loaded) or "Nothing saved yet (F5 saves)."
+      game:say(text and "Not a save: " .. tostring(loaded) or "Nothing saved yet (F5 saves).")
     end
     return
   end
