@@ -1,5 +1,5 @@
 -- bench/frame.lua: a whole 80x50 frame, on the interpreter that runs it:
--- lvl:frame (rows, and bytes) against drawing the same frame cell by cell
+-- lvl:frame (map.frame on a level; rows, and bytes) against drawing the same frame cell by cell
 -- as docs/api.md "Reading a field cell by cell" shows (f:get for each cell,
 -- or f:table once), and the terminal example's whole drawing
 -- (examples/terminal/screen.lua) from each (docs/performance.md, "A frame").

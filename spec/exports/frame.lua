@@ -101,8 +101,8 @@ return {
     bad = {
       { "level:frame: visible is a field of 20x20, the map is 60x20",
         function(f) return f.designed:frame(1, 1, 5, 5, { visible = map.field(20, 20) }) end },
-      { "level:frame: the frame has 4000001 cells (4000001x1), at most 4000000",
-        function(f) return f.lvl20:frame(1, 1, 4000001, 1) end },
+      { "level:frame: the frame has 4000002 cells (2000001x2), at most 4000000",
+        function(f) return f.lvl20:frame(1, 1, 2000001, 2) end },
     },
     storm = function(a) return a.lvl:frame(1, 1, 3, 3, { things = true, memory = a.lvl:field() }) end,
     cases = function(m, rand)
