@@ -46,7 +46,7 @@ local function draw(turn, visible)
   io.write(screen.draw(rows, states, not plain), plain and "\n" or "")
 end
 
-local turn, way, why, visible = 0, nil, nil, nil
+local turn, way, why, visible = 0
 repeat
   turn = turn + 1
   visible = lvl:fov(at, 8, { into = memory, field = true })
