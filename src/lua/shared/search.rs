@@ -315,6 +315,12 @@ impl Search {
         self.avoid.is_some()
     }
 
+    /// Whether cells besides the blocked and unknown ones are closed: those
+    /// `avoid` names, or a level's occupied cells (`occupied = true`).
+    pub fn closes_cells(&self) -> bool {
+        self.avoid.is_some() || self.occupied
+    }
+
     /// The cells of a map of `size` that `avoid` names, a bit each,
     /// row-major: `avoid` read once, for a caller that reads several
     /// windows (`explore`), after its memory bound is checked. The bitset
