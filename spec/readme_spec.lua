@@ -133,7 +133,6 @@ end
 -- of fov), the first clash or nil, and the monsters' turns watched (the
 -- monsters alive, summed over the turns).
 local function watched_turns(code, name)
-  local map = require "map"
   local at, monsters, turns, clash, watched = nil, {}, 0, nil, 0
   local FROM = { fov = true, explore = true, distances = true, flee = true }
   local function check(call)
