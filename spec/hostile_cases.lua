@@ -284,7 +284,8 @@ function M.walk_options(label, call, charged)
   }
   if charged then
     local FACTOR = " must be an integer from 1 to 1073741824, got "
-    cases[#cases] = { { diagonal = "yes" }, 'diagonal must be a boolean or an integer from 1 to 1073741824, got string "yes"' }
+    cases[#cases] = { { diagonal = "yes" },
+      'diagonal must be a boolean or an integer from 1 to 1073741824, got string "yes"' }
     cases[#cases + 1] = { { diagonal = 0 }, "diagonal must be a boolean or an integer from 1 to 1073741824, got 0" }
     cases[#cases + 1] = { { diagonal = 2 ^ 31 },
       "diagonal must be a boolean or an integer from 1 to 1073741824, got 2147483648" }

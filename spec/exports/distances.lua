@@ -136,7 +136,8 @@ return {
       { "level:distances: known is a field of 3x3, the level is 20x10",
         function(f) return f.lvl20:distances(f.m20.player, { known = f.field3 }) end },
       -- Where a level takes more, its message says so: `occupied`.
-      { 'level:distances: unknown option "colour" (options: avoid, blocked, cost, diagonal, known, max, occupied, straight)',
+      { 'level:distances: unknown option "colour" (options: avoid, blocked, cost, diagonal, known, max, occupied, '
+        .. 'straight)',
         function(f) return f.lvl20:distances(f.m20.player, { colour = 1 }) end },
       { "level:distances: occupied must be a boolean or an integer from 1 to 1073741824, got -3",
         function(f) return f.lvl20:distances(f.m20.player, { occupied = -3 }) end },

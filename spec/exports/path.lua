@@ -77,7 +77,9 @@ return {
       function(f) return f.designed, f.designed.player, f.designed.stairs.x, f.designed.stairs.y end,
       function(f) return f.designed, f.designed.player.x, f.designed.player.y, f.designed.stairs end,
       function(f) return f.designed, f.designed.player, { x = 1, y = 1 } end,
-      function(f) return f.designed, f.designed.player, f.designed.stairs, { occupied = 10, diagonal = 3, straight = 2 } end,
+      function(f)
+        return f.designed, f.designed.player, f.designed.stairs, { occupied = 10, diagonal = 3, straight = 2 }
+      end,
     },
     with_options = function(f, o) return f.designed:path(f.designed.player, f.designed.stairs, o) end,
     bad = {
