@@ -3,6 +3,7 @@
 //! on any input, clear errors). A random source that saves (`random.rs`),
 //! the order of turns (`scheduler.rs`) and names (`names.rs`).
 
+pub mod graph;
 pub mod names;
 pub mod random;
 pub mod scheduler;
