@@ -176,6 +176,43 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// The bytes `Writer` writes for what `read` gave: the same bytes it read,
+/// as every value is read only in the form written (the fuzz target
+/// `graph` holds it to that).
+pub fn write_again(loaded: &Loaded) -> Result<Vec<u8>, String> {
+    let mut w = Writer::new();
+    let value = |w: &mut Writer, v: Value| match v {
+        Value::Nil => w.nil(),
+        Value::Bool(b) => w.boolean(b),
+        Value::Int(i) => w.number(Number::Int(i), false),
+        Value::Float(x) => w.number(Number::Float(x), false),
+        Value::Str(n) => w.string(loaded.string(n)).map(|_| ()),
+        Value::Node(id) => w.node(id),
+    };
+    value(&mut w, loaded.root)?;
+    for node in &loaded.nodes {
+        match node {
+            Node::Table(range) => {
+                w.table(range.len())?;
+                for &(k, v) in &loaded.pairs[range.clone()] {
+                    match k {
+                        Value::Int(i) => w.number(Number::Int(i), true)?,
+                        other => value(&mut w, other)?,
+                    }
+                    value(&mut w, v)?;
+                }
+            }
+            Node::Native(native, range) => {
+                w.native(native.borrowed())?;
+                for &actor in &loaded.actors[range.clone()] {
+                    value(&mut w, actor)?;
+                }
+            }
+        }
+    }
+    w.finish()
+}
+
 /// The memory reading a save of `bytes` bytes may use, besides what its
 /// names generators' training takes (checked by each): its parts (a pair
 /// of values 32 bytes for at least 2 bytes read, a node 24 for 2, a

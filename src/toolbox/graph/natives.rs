@@ -38,6 +38,19 @@ pub enum Native {
     Noise(Noise),
 }
 
+impl Native {
+    pub fn borrowed(&self) -> NativeRef<'_> {
+        match self {
+            Native::Level(v) => NativeRef::Level(v),
+            Native::Field(v) => NativeRef::Field(v),
+            Native::Rng(v) => NativeRef::Rng(v),
+            Native::Scheduler(v) => NativeRef::Scheduler(v),
+            Native::Names(v) => NativeRef::Names(v),
+            Native::Noise(v) => NativeRef::Noise(v),
+        }
+    }
+}
+
 impl NativeRef<'_> {
     pub(super) fn write(self, w: &mut Writer) -> Result<(), String> {
         match self {

@@ -32,6 +32,7 @@ fn sample() -> Vec<u8> {
 fn reads_what_it_writes() {
     let bytes = sample();
     let loaded = read(&bytes, None).unwrap();
+    assert_eq!(write_again(&loaded).unwrap(), bytes);
     assert_eq!(loaded.root, Value::Node(0));
     assert_eq!(loaded.nodes.len(), 2);
     assert_eq!(loaded.pairs[0], (Value::Int(1), Value::Int(1)));
@@ -136,6 +137,7 @@ fn natives_go_and_come_back() {
     let (mut a, mut b) = (Random::new(3), Random::new(3));
     assert_eq!(again.name(&mut a), names.name(&mut b));
     assert!(matches!(&**native(5), Native::Noise(n) if *n == noise));
+    assert_eq!(write_again(&loaded).unwrap(), bytes);
     for n in 0..bytes.len() {
         assert!(read(&bytes[..n], None).is_err(), "{n}");
     }
