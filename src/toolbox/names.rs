@@ -198,7 +198,10 @@ impl Names {
         }
         drop(seen);
         words.sort_unstable();
-        let counts = words.chunk_by(|a, b| a == b).map(|r| r.len() as u32).collect();
+        let counts = words
+            .chunk_by(|a, b| a == b)
+            .map(|r| r.len() as u32)
+            .collect();
         words.dedup();
         let separator = chars.iter().map(|&c| is_separator(c)).collect();
         let names = Names {
@@ -242,7 +245,11 @@ impl Names {
             novel: self.novel,
         };
         let word = |w: &Vec<u16>| w.iter().map(|&s| self.chars[s as usize - 1]).collect();
-        let examples = self.examples.iter().map(word).zip(self.counts.iter().copied());
+        let examples = self
+            .examples
+            .iter()
+            .map(word)
+            .zip(self.counts.iter().copied());
         (options, examples.collect())
     }
 

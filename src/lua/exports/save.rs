@@ -183,6 +183,7 @@ impl Walk {
         self.writer = Some(Writer::new());
         // SAFETY: the caller's contract.
         let args = unsafe { Args::new(l) };
+        // SAFETY: the caller's contract; the value is at 1.
         let root = unsafe { self.read_value(&args, l, list, 1, 0, Step::Root) }?;
         self.write_value(root, 0, Step::Root)?;
         let mut id = 0;
@@ -289,8 +290,8 @@ impl Walk {
             Val::Nil => self.writer().nil(),
             Val::Bool(b) => self.writer().boolean(b),
             Val::Num(n) => self.writer().number(n, false),
-            // SAFETY: as `RawKey::key`'s.
             Val::Str(p, n) => {
+                // SAFETY: as `RawKey::key`'s.
                 let s = unsafe { std::slice::from_raw_parts(p, n) };
                 self.writer().string(s).map(|_| ())
             }

@@ -134,7 +134,8 @@ fn read_names(r: &mut Reader) -> Result<Names, String> {
     let mut examples: Vec<(&str, usize)> = Vec::with_capacity(distinct);
     let (mut chars, mut count) = (0usize, 0usize);
     for _ in 0..distinct {
-        let word = std::str::from_utf8(r.blob()?).map_err(|_| "a saved names generator's example is not UTF-8")?;
+        let word = std::str::from_utf8(r.blob()?)
+            .map_err(|_| "a saved names generator's example is not UTF-8")?;
         let times = r.count(0)?;
         if word.is_empty() || times == 0 {
             return Err(super::read::MALFORMED.into());

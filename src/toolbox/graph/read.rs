@@ -108,7 +108,9 @@ impl<'a> Reader<'a> {
 
     pub fn f64(&mut self) -> Result<f64, String> {
         let b = self.take(8)?;
-        Ok(f64::from_bits(u64::from_le_bytes(b.try_into().map_err(|_| TRUNCATED)?)))
+        Ok(f64::from_bits(u64::from_le_bytes(
+            b.try_into().map_err(|_| TRUNCATED)?,
+        )))
     }
 
     pub fn blob(&mut self) -> Result<&'a [u8], String> {

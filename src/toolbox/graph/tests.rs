@@ -40,7 +40,9 @@ fn reads_what_it_writes() {
     assert_eq!(loaded.string(0), b"a");
     assert_eq!(loaded.pairs[2].1, Value::Str(0));
     assert_eq!(loaded.pairs[6].1, Value::Str(0));
-    let Value::Float(z) = loaded.pairs[5].1 else { panic!() };
+    let Value::Float(z) = loaded.pairs[5].1 else {
+        panic!()
+    };
     assert_eq!(z.to_bits(), (-0.0f64).to_bits());
 }
 
@@ -64,11 +66,20 @@ fn numbers_are_written_by_value() {
         Number::Float(x) => format!("f{:x}", x.to_bits()),
     };
     assert_eq!(c(Number::Float(3.0), false), "i3");
-    assert_eq!(c(Number::Float(-0.0), false), format!("f{:x}", (-0.0f64).to_bits()));
+    assert_eq!(
+        c(Number::Float(-0.0), false),
+        format!("f{:x}", (-0.0f64).to_bits())
+    );
     assert_eq!(c(Number::Float(2f64.powi(53)), false), "i9007199254740992");
-    assert_eq!(c(Number::Float(2f64.powi(54)), false), format!("f{:x}", 2f64.powi(54).to_bits()));
+    assert_eq!(
+        c(Number::Float(2f64.powi(54)), false),
+        format!("f{:x}", 2f64.powi(54).to_bits())
+    );
     assert_eq!(c(Number::Int(1 << 60), false), "i1152921504606846976");
-    assert_eq!(c(Number::Int(1 << 60), true), format!("f{:x}", 2f64.powi(60).to_bits()));
+    assert_eq!(
+        c(Number::Int(1 << 60), true),
+        format!("f{:x}", 2f64.powi(60).to_bits())
+    );
     assert_eq!(c(Number::Int((1 << 60) + 1), true), "i1152921504606846977");
     assert_eq!(c(Number::Float(-f64::NAN), false), format!("f{NAN_BITS:x}"));
 }
@@ -106,9 +117,18 @@ fn natives_go_and_come_back() {
     rng.next_u64();
     let mut s = Scheduler::new();
     s.add(crate::toolbox::scheduler::units(1.0, true).unwrap());
-    let names = Names::new(&["Bree", "Bree", "Hobbiton", "Bywater", "Michel"], Options { order: 2, ..Options::default() });
+    let names = Names::new(
+        &["Bree", "Bree", "Hobbiton", "Bywater", "Michel"],
+        Options {
+            order: 2,
+            ..Options::default()
+        },
+    );
     let names = names.unwrap();
-    let noise = Noise::new(Settings { octaves: 3, ..Settings::DEFAULT });
+    let noise = Noise::new(Settings {
+        octaves: 3,
+        ..Settings::DEFAULT
+    });
     let mut w = Writer::new();
     w.node(0).unwrap();
     w.table(5).unwrap();
@@ -132,7 +152,9 @@ fn natives_go_and_come_back() {
     assert!(matches!(&**native(2), Native::Rng(r) if r.save() == rng.save()));
     assert!(matches!(&**native(3), Native::Scheduler(x) if x.save() == s.save()));
     assert_eq!(loaded.actors, vec![Value::Str(0)]);
-    let Native::Names(again) = &**native(4) else { panic!() };
+    let Native::Names(again) = &**native(4) else {
+        panic!()
+    };
     assert_eq!(again.training(), names.training());
     let (mut a, mut b) = (Random::new(3), Random::new(3));
     assert_eq!(again.name(&mut a), names.name(&mut b));
@@ -174,8 +196,13 @@ fn refuses_what_the_writer_never_writes() {
     }
     let big = framed(&[INT, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40]);
     assert_eq!(read(&big, None).map(|l| l.root), Ok(Value::Int(1 << 54)));
-    assert!(read(&big, Some(1 << 53)).unwrap_err().contains("beyond 2^53"));
-    assert_eq!(read(b"MAPLEVEL", None).unwrap_err(), "not a saved value (no MAPVALUE header)");
+    assert!(read(&big, Some(1 << 53))
+        .unwrap_err()
+        .contains("beyond 2^53"));
+    assert_eq!(
+        read(b"MAPLEVEL", None).unwrap_err(),
+        "not a saved value (no MAPVALUE header)"
+    );
 }
 
 #[test]
