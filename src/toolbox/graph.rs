@@ -47,7 +47,7 @@ mod write;
 
 pub use natives::{Native, NativeRef};
 pub use read::{from_text, read, Loaded, Node, Value, MALFORMED, TRUNCATED};
-pub use write::{grow, to_text, Writer};
+pub use write::{grow, to_text, FnvBuild, Writer};
 
 use std::cmp::Ordering;
 

@@ -32,7 +32,7 @@ use crate::lua::stack::{Args, Export, Reply};
 use crate::memory;
 use crate::native::field::Field;
 use crate::native::NativeLevel;
-use crate::toolbox::graph::{self, grow, Key, NativeRef, Number, Writer};
+use crate::toolbox::graph::{self, grow, FnvBuild, Key, NativeRef, Number, Writer};
 use crate::toolbox::names::Names;
 use crate::toolbox::random::Random;
 use crate::toolbox::scheduler::{self, Scheduler};
@@ -127,7 +127,7 @@ impl RawKey {
 #[derive(Default)]
 struct Walk {
     writer: Option<Writer>,
-    known: HashMap<usize, Known>,
+    known: HashMap<usize, Known, FnvBuild>,
     /// By id: the node's slot in the list, and how it was reached.
     nodes: Vec<(i64, u32, Step)>,
     entries: Vec<(RawKey, Val)>,

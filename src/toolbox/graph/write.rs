@@ -15,10 +15,42 @@ use crate::memory;
 pub struct Writer {
     out: Vec<u8>,
     /// Each string written, by its bytes: its number.
-    numbers: HashMap<Box<[u8]>, u32>,
+    numbers: HashMap<Box<[u8]>, u32, FnvBuild>,
     /// Where each string's bytes are in `out`, by number.
     places: Vec<(usize, usize)>,
 }
+
+/// A hasher for the walk's maps: FNV-1a over the key's bytes (an address,
+/// a string), faster than the standard SipHash for these short keys, which
+/// come from the program's own values, not from an adversary over the
+/// network (a save is made of the game's own tables).
+#[derive(Default, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let start = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        self.0 = bytes.iter().fold(start, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    }
+    fn write_usize(&mut self, n: usize) {
+        // An address: its bits mixed (multiplied by a large odd constant).
+        self.0 = (n as u64 ^ self.0)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    }
+}
+
+/// Makes `Fnv` hashers.
+pub type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
 
 /// Room for `extra` more entries in `v`, the memory checked first: a
 /// vector grows to twice its size (and holds both while it moves).
