@@ -834,6 +834,8 @@ fn directed_case(gen: &mut Gen, algorithm: &'static Generator) -> Params<'static
             // Only of a generator that declares it hides (`place ...
             // hidden` on one that does not is refused: tests_by_generator).
             hidden: algorithm.hides && gen.chance(40),
+            per_room: None,
+            choose: Vec::new(),
         };
         params.design.place.push(entry);
     }
@@ -885,6 +887,8 @@ fn levels_off_rock_refuse_vaults_and_arrive_and_take_place() {
                 count: gen.size(1, 6),
                 min: gen.pick(&[0, 5, 20]),
                 hidden: false,
+                per_room: None,
+                choose: Vec::new(),
             }];
             let case = format!("{} case {n}: {params:?}", algorithm.name);
             match generate(&params) {
@@ -992,7 +996,7 @@ fn check_directed_refusal(e: &str, params: &Params, case: &str) {
     before.design.place.truncate(n - 1);
     let level = generate(&before).unwrap_or_else(|e2| panic!("{case}: {e}, then {e2}"));
     let g = &level.grid;
-    let entry = params.design.place[n - 1];
+    let entry = params.design.place[n - 1].clone();
     let blocked = level.blocked().unwrap_or("#").as_bytes();
     let dist = oracle::walk_distances_by(g, level.player, blocked);
     let seen = fov::visible(g, level.player, None, &byte_set(b"#+"));

@@ -342,6 +342,8 @@ mod tests {
                 count: 3,
                 min: 0,
                 hidden: false,
+                per_room: None,
+                choose: Vec::new(),
             }];
             let level = generate(&p).unwrap();
             let native = NativeLevel::from_level(level.clone(), &byte_set(b"M"));

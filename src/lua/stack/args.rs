@@ -103,6 +103,8 @@ fields! {
     Ambient = "ambient",
     Rooms = "rooms",
     Links = "links",
+    PerRoom = "per_room",
+    Choose = "choose",
 }
 
 /// A table key for `Args::with_field`.
