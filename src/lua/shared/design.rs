@@ -189,7 +189,7 @@ fn pair<'a>(
 /// keys 1, 2, ...: counted by walking it, not by its length, which Lua 5.4
 /// and LuaJIT may see differently in a table with a hole (then an entry up
 /// to the count is nil, and its reader says so).
-fn array_len(args: &Args, t: c_int, name: &str) -> Result<usize, String> {
+pub(super) fn array_len(args: &Args, t: c_int, name: &str) -> Result<usize, String> {
     let mut count = 0;
     let mut bad_key: Option<String> = None;
     args.each_pair(t, |key, _| {

@@ -105,6 +105,23 @@ fields! {
     Links = "links",
     PerRoom = "per_room",
     Choose = "choose",
+    Seed = "seed",
+    Algorithm = "algorithm",
+    Player = "player",
+    Stairs = "stairs",
+    Up = "up",
+    Doors = "doors",
+    Items = "items",
+    Placed = "placed",
+    Locks = "locks",
+    Exits = "exits",
+    Kind = "kind",
+    Index = "index",
+    Rotation = "rotation",
+    W = "w",
+    H = "h",
+    Door = "door",
+    KeyCell = "key",
 }
 
 /// A table key for `Args::with_field`.
