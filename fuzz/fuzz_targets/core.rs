@@ -1110,9 +1110,16 @@ fn check_rooms(level: &Level, x: &Expect, dist: &[Option<u32>], params: &Params)
     if x.named("rooms") {
         let wanted = x.int("rooms").expect("rooms option") as usize;
         assert!(rooms.len() <= wanted, "{} rooms of {wanted}", rooms.len());
+        // The room sizes given (today's constants by default), the most
+        // cut down to the interior.
+        let side = |name: &str, default: usize| x.int(name).map_or(default, |v| v as usize);
+        let widths = side("room_min_width", MIN_ROOM_WIDTH)
+            ..=side("room_max_width", MAX_ROOM_WIDTH).min(x.width - 2);
+        let heights = side("room_min_height", MIN_ROOM_HEIGHT)
+            ..=side("room_max_height", MAX_ROOM_HEIGHT).min(x.height - 2);
         for r in rooms {
-            assert!((MIN_ROOM_WIDTH..=MAX_ROOM_WIDTH).contains(&r.w), "{r:?}");
-            assert!((MIN_ROOM_HEIGHT..=MAX_ROOM_HEIGHT).contains(&r.h), "{r:?}");
+            assert!(widths.contains(&r.w), "{r:?} not {widths:?} wide");
+            assert!(heights.contains(&r.h), "{r:?} not {heights:?} high");
         }
         assert_eq!(level.player, centre, "@ not at the first room's centre");
         let last: &Rect = &rooms[rooms.len() - 1];
