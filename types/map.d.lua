@@ -120,7 +120,7 @@
 ---@field min? integer integer from 0 to 4000000, default 0: the least walking distance from `@`
 ---@field hidden? boolean default false: only cells out of `@`'s sight
 ---@field per_room? integer[] `{least, most}`, each from 0 to 10000: a count drawn in each of the generator's rooms (`rooms`, `bsp`), in place of `count`
----@field choose? [string, integer][] 1 to 100 `{char, weight}`, weights from 0 to 1000000 (one positive): each cell's character drawn by weight, in place of `char`
+---@field choose? (string|integer)[][] 1 to 100 `{char, weight}`, weights from 0 to 1000000 (one positive): each cell's character drawn by weight, in place of `char`
 
 ---@alias map.PlaceEntry.Exact map.PlaceEntry & table<keyof map.PlaceEntry, any>
 
