@@ -453,7 +453,8 @@ describe("golden directed levels", function()
   local cases = json.decode(support.read_file("spec/golden_directed/cases.json"))
   it("cover vaults, arrive, place, loops, doors, per_room, choose and room sizes", function()
     local text = support.read_file("spec/golden_directed/cases.json")
-    for _, option in ipairs({ "vaults", "arrive", "place", "loops", "doors", "per_room", "choose", "room_max_width" }) do
+    local options = { "vaults", "arrive", "place", "loops", "doors", "per_room", "choose", "room_max_width" }
+    for _, option in ipairs(options) do
       assert.truthy(text:find('"' .. option .. '"', 1, true), option)
     end
   end)

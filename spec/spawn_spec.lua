@@ -32,7 +32,8 @@ describe("place's choose", function()
   end)
 
   it("with count, places that many, each a character of positive weight", function()
-    local m = map.generate { width = 60, height = 20, seed = 5, place = { { choose = { { "M", 0 }, { "g", 1 } }, count = 7 } } }
+    local m = map.generate { width = 60, height = 20, seed = 5,
+      place = { { choose = { { "M", 0 }, { "g", 1 } }, count = 7 } } }
     assert.are.equal(7, #m.placed)
     for _, p in ipairs(m.placed) do assert.are.equal("g", p.char) end
   end)
@@ -160,7 +161,8 @@ describe("spawning's hostile values", function()
     end)
   end
   it("the room sizes: bounds, order and algorithm", function()
-    assert.are.equal("room_min_width must be an integer from 2 to 50, got 1", generate_error(with { room_min_width = 1 }))
+    assert.are.equal("room_min_width must be an integer from 2 to 50, got 1",
+      generate_error(with { room_min_width = 1 }))
     assert.are.equal("room_max_height must be an integer from 2 to 50, got 51",
       generate_error(with { room_max_height = 51 }))
     assert.are.equal("room_max_width must be an integer from 2 to 50, got string \"8\"",
