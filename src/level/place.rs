@@ -80,6 +80,10 @@ pub fn place(
     drop(seen);
     let asked: usize = entries.iter().map(|e| e.count).sum();
     let mut placed = Vec::with_capacity(asked);
+    let starts = match entries.iter().any(|e| e.per_room.is_some()) {
+        true => floor.row_starts(rooms),
+        false => Vec::new(),
+    };
     for (n, entry) in entries.iter().enumerate() {
         match entry.per_room {
             None if entry.count > 0 => {
@@ -97,9 +101,11 @@ pub fn place(
             }
             None => {}
             Some((least, most)) => {
+                let mut row = 0;
                 for (r, room) in rooms.iter().enumerate() {
                     let count = rng.range(least, most);
-                    let inside = floor.inside(entry, room);
+                    let inside = floor.inside(entry, room, &starts[row..row + room.h]);
+                    row += room.h;
                     let chosen = Chosen::new(entry, n, Some((r, count)), inside.len())?;
                     let taken = shuffle(&chosen, |k| inside[k], grid, &floor, &mut placed, rng);
                     floor.take(taken);
@@ -222,14 +228,29 @@ impl Floor {
         }
     }
 
-    /// The positions in `cells` of `entry`'s candidates inside `room`, in
-    /// row order: each row of the room found by a binary search.
-    fn inside(&self, entry: &Placement, room: &Rect) -> Vec<usize> {
+    /// Where each row of each room starts in `cells`, the rooms' rows one
+    /// after another (at most 2 bytes a cell: a room row is 2 cells or
+    /// more): found once by a binary search a row, and kept for every
+    /// entry with `per_room`.
+    fn row_starts(&self, rooms: &[Rect]) -> Vec<u32> {
+        let rows = rooms
+            .iter()
+            .flat_map(|r| (r.y..r.y + r.h).map(move |y| (r, y)));
+        rows.map(|(room, y)| {
+            let first = ((y - 1) * self.width + room.x - 1) as u32;
+            self.cells.partition_point(|&(i, _)| i < first) as u32
+        })
+        .collect()
+    }
+
+    /// The positions in `cells` of `entry`'s candidates inside `room`
+    /// (whose rows start at `starts`), in row order.
+    fn inside(&self, entry: &Placement, room: &Rect, starts: &[u32]) -> Vec<usize> {
         let width = room.w;
         let mut found = Vec::new();
-        for y in room.y..room.y + room.h {
+        for (y, &from) in (room.y..room.y + room.h).zip(starts) {
             let first = ((y - 1) * self.width + room.x - 1) as u32;
-            let from = self.cells.partition_point(|&(i, _)| i < first);
+            let from = from as usize;
             let row = self.cells[from..]
                 .iter()
                 .take_while(|&&(i, _)| i < first + width as u32)
