@@ -460,12 +460,37 @@ WORST["map.level"] = function()
   end)
   return list
 end
+-- A million small tables, each named twice (a list and a chain), with
+-- strings: the most nodes and entries a save of this size holds.
+local function many_tables()
+  local list, at = {}, {}
+  for i = 1, 1000000 do
+    local t = { i = i, name = "n" .. i % 1000, up = at }
+    list[i], at = t, t
+  end
+  return list
+end
 WORST["map.load"] = function()
   local list = on_shapes("a saved level, every cell a thing", function(s)
     return map.load(once("saved " .. shape_name(s), function() return things_level(s):save() end))
   end)
   list[#list + 1] = call("a saved distance field 1x4000000", function()
     return map.load(once("saved field", function() return distances_field(TALL):save() end))
+  end)
+  list[#list + 1] = call("a saved value of 1,000,000 tables", function()
+    return map.load(once("saved tables", function() return map.save(many_tables()) end))
+  end)
+  return list
+end
+WORST["map.save"] = function()
+  local list = on_shapes("a level, every cell a thing", function(s)
+    return map.save({ level = things_level(s) })
+  end)
+  list[#list + 1] = call("1,000,000 tables, each named twice", function()
+    return map.save(once("many tables", many_tables))
+  end)
+  list[#list + 1] = call("1,000,000 tables, text form", function()
+    return map.save(once("many tables", many_tables), { text = true })
   end)
   return list
 end

@@ -343,7 +343,7 @@ describe("a level's own methods", function()
     local flipped = saved:sub(1, 30) .. string.char((saved:byte(31) + 1) % 256) .. saved:sub(32)
     assert.has_error(function() map.load(flipped) end, "map.load: saved string is corrupted (checksum mismatch)")
     assert.has_error(function() map.load("hello") end,
-      "map.load: not a saved level or field (no MAPLEVEL or MAPFIELD header)")
+      "map.load: not a saved value, level or field (no MAPVALUE, MAPLEVEL or MAPFIELD header)")
     assert.has_error(function() map.load(1) end, "map.load: s must be a string, got number")
   end)
 

@@ -156,9 +156,9 @@ describe("docs/api.md's examples show what they print", function()
     assert(count >= 6 and lines >= 30, "read " .. count .. " blocks, " .. lines .. " lines shown")
   end)
 
-  it("the toolbox: map.rng, map.scheduler, map.names, a game saved mid-turn", function()
+  it("the toolbox: map.rng, map.scheduler, map.names, a game saved mid-turn, map.save", function()
     local count, lines = check_api_examples("The game's toolbox", "Editors")
-    assert(count == 4 and lines >= 18, "read " .. count .. " blocks, " .. lines .. " lines shown")
+    assert(count == 5 and lines >= 24, "read " .. count .. " blocks, " .. lines .. " lines shown")
   end)
 
   it("map.analyze", function()

@@ -1032,3 +1032,70 @@ fn base64(bytes: &[u8]) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
+
+/// `map.load` of a saved value (`toolbox/graph.rs`) stays within
+/// `graph::bound_load` of its bytes: the shapes that cost the most read
+/// per byte (many one-entry tables, many short strings, long arrays of
+/// small integers, a chain of nested tables) and a level inside.
+#[test]
+fn a_saved_value_loads_within_its_bound() {
+    use map::native::NativeLevel;
+    use map::toolbox::graph::{self, Key, NativeRef, Number, Writer};
+    let tables = |n: u32| {
+        let mut w = Writer::new();
+        w.node(0).unwrap();
+        for id in 0..n {
+            w.table(1).unwrap();
+            w.key(Key::Bool(true)).unwrap();
+            match id + 1 < n {
+                true => w.node(id + 1).unwrap(),
+                false => w.boolean(false).unwrap(),
+            }
+        }
+        w.finish().unwrap()
+    };
+    let strings = |n: usize| {
+        let mut w = Writer::new();
+        w.node(0).unwrap();
+        w.table(n).unwrap();
+        for i in 0..n {
+            w.key(Key::Int(i as i64 + 1)).unwrap();
+            w.string(format!("{i:x}").as_bytes()).unwrap();
+        }
+        w.finish().unwrap()
+    };
+    let integers = |n: usize| {
+        let mut w = Writer::new();
+        w.node(0).unwrap();
+        w.table(n).unwrap();
+        for i in 0..n {
+            w.key(Key::Int(i as i64 + 1)).unwrap();
+            w.number(Number::Int(0), false).unwrap();
+        }
+        w.finish().unwrap()
+    };
+    let level = NativeLevel::from_grid(Grid::new(400, 400, b'.'));
+    let with_level = {
+        let mut w = Writer::new();
+        w.node(0).unwrap();
+        w.native(NativeRef::Level(&level)).unwrap();
+        w.finish().unwrap()
+    };
+    let saves = [
+        ("a chain of 200,000 tables", tables(200_000)),
+        ("200,000 strings", strings(200_000)),
+        ("an array of 1,000,000 zeros", integers(1_000_000)),
+        ("a 400x400 level", with_level),
+    ];
+    for (name, bytes) in saves {
+        let (loaded, peak) = peak_of(|| graph::read(&bytes, None).unwrap());
+        drop(loaded);
+        let bound = graph::bound_load(bytes.len());
+        println!(
+            "load {name}: {} bytes, peak {peak}, {:.1} B a byte, bound {bound}",
+            bytes.len(),
+            peak as f64 / bytes.len() as f64
+        );
+        assert!(peak <= bound, "{name}: {peak} > {bound}");
+    }
+}

@@ -1126,11 +1126,27 @@ function map.noise(options) end
 ---@return map.LightMap
 function map.light(m, lights, options) end
 
----The level or field a `save()` string holds. Errors ("map.load: ...") on a
----truncated, corrupted or foreign string, or a version it does not read.
+---What a `map.save` string holds (either form), or the level or field a
+---`save()` string holds. Errors ("map.load: ...") on a truncated,
+---corrupted or foreign string, or a version it does not read.
 ---@param s string
----@return map.NativeLevel|map.Field
+---@return any
 function map.load(s) end
+
+---@class (exact) map.SaveOptions
+---@field text? boolean the text form (`mapvalue1:` and base64), default false
+
+---@alias map.SaveOptions.Exact map.SaveOptions & table<keyof map.SaveOptions, any>
+
+---A graph of values (nil, booleans, numbers, strings, tables with shared
+---references and cycles, the module's natives) as one string for
+---`map.load`, the same bytes on every interpreter. Errors, naming the
+---path, on a function, a thread, another library's userdata or a table
+---used as a key.
+---@param value any
+---@param options? map.SaveOptions.Exact
+---@return string
+function map.save(value, options) end
 
 ---A memory: a field of flags over a map of `width` x `height`, all
 ---unknown, for `lvl:fov`'s `into` and `known`. Errors as `map.new_map`.

@@ -99,6 +99,7 @@ exports! {
     scheduler,
     names,
     noise,
+    save,
     #[cfg(feature = "probe")]
     panic_probe,
     #[cfg(feature = "probe")]

@@ -76,6 +76,9 @@ pub struct Names {
     next: Vec<(u16, u32)>,
     /// The examples as symbols, sorted, for `novel`.
     examples: Vec<Vec<u16>>,
+    /// How many times each of `examples` was given: with them and the
+    /// options, training again makes the same model (`training`).
+    counts: Vec<u32>,
 }
 
 fn is_separator(c: char) -> bool {
@@ -195,6 +198,10 @@ impl Names {
         }
         drop(seen);
         words.sort_unstable();
+        let counts = words
+            .chunk_by(|a, b| a == b)
+            .map(|r| r.len() as u32)
+            .collect();
         words.dedup();
         let separator = chars.iter().map(|&c| is_separator(c)).collect();
         let names = Names {
@@ -207,6 +214,7 @@ impl Names {
             tables,
             next,
             examples: words,
+            counts,
         };
         // Too little to learn from: no novel name from a fixed source.
         names.name(&mut Random::new(0)).map_err(|_| {
@@ -221,8 +229,28 @@ impl Names {
     /// The bytes the model holds.
     pub fn bytes(&self) -> usize {
         let tables: usize = self.tables.iter().map(|t| t.contexts.len() * 24).sum();
-        let examples: usize = self.examples.iter().map(|e| e.len() * 2 + 24).sum();
+        let examples: usize = self.examples.iter().map(|e| e.len() * 2 + 28).sum();
         tables + self.next.len() * 8 + self.chars.len() * 5 + examples
+    }
+
+    /// What it was trained on: its options (the length bounds in effect)
+    /// and each distinct example, in order, with how many times it was
+    /// given. Training is on the examples' multiset, so `new` on these
+    /// gives the same model (a saved game keeps a generator so).
+    pub fn training(&self) -> (Options, Vec<(String, u32)>) {
+        let options = Options {
+            order: self.order,
+            min: Some(self.min),
+            max: Some(self.max),
+            novel: self.novel,
+        };
+        let word = |w: &Vec<u16>| w.iter().map(|&s| self.chars[s as usize - 1]).collect();
+        let examples = self
+            .examples
+            .iter()
+            .map(word)
+            .zip(self.counts.iter().copied());
+        (options, examples.collect())
     }
 
     /// The length bounds in effect (the defaults filled in).

@@ -153,7 +153,7 @@ pub const INDEX: ffi::lua_Integer = 2;
 ///
 /// # Safety
 /// Two free slots; `at` a valid index.
-unsafe fn scheduler_table(l: *mut lua_State, at: c_int, which: ffi::lua_Integer) {
+pub unsafe fn scheduler_table(l: *mut lua_State, at: c_int, which: ffi::lua_Integer) {
     // SAFETY: reads that allocate nothing; one slot left.
     unsafe {
         if ffi::lua_getuservalue(l, at) == ffi::LUA_TTABLE {
