@@ -153,17 +153,34 @@ local function problem(m, opts)
   end
 
   -- Placed cells: their own floor cells, far enough, out of sight where asked.
+  -- With per_room, each of the generator's rooms (not the vaults) in turn
+  -- holds from least to most of them; with choose, a character of positive
+  -- weight each.
   local vis = ref_fov(m, m.player.x, m.player.y)
   local k, taken = 0, {}
   for _, entry in ipairs(opts.place or {}) do
-    for _ = 1, entry.count or 1 do
-      k = k + 1
-      local p = m.placed[k]
-      if not p or p.char ~= entry.char or m[p.y][p.x] ~= entry.char then return "placed " .. k .. " is wrong" end
-      if in_vault(m, p.x, p.y) or taken[(p.y - 1) * w + p.x] then return "placed " .. k .. " on a taken cell" end
-      taken[(p.y - 1) * w + p.x] = true
-      if dist[p.y][p.x] < (entry.min or 0) then return "placed " .. k .. " too near @" end
-      if entry.hidden and vis[p.y][p.x] then return "placed " .. k .. " in sight of @" end
+    local chars = {}
+    for _, c in ipairs(entry.choose or { { entry.char, 1 } }) do chars[c[1]] = chars[c[1]] or c[2] > 0 end
+    local groups = { { least = entry.count or 1, most = entry.count or 1 } }
+    if entry.per_room then
+      groups = {}
+      for r = 1, #m.rooms - #m.vaults do
+        groups[r] = { least = entry.per_room[1], most = entry.per_room[2], room = m.rooms[r] }
+      end
+    end
+    for _, group in ipairs(groups) do
+      local n = 0
+      while n < group.most do
+        local p = m.placed[k + 1]
+        if not p or not chars[p.char] or (group.room and not in_rect(group.room, p.x, p.y)) then break end
+        k, n = k + 1, n + 1
+        if m[p.y][p.x] ~= p.char then return "placed " .. k .. " is not on the map" end
+        if in_vault(m, p.x, p.y) or taken[(p.y - 1) * w + p.x] then return "placed " .. k .. " on a taken cell" end
+        taken[(p.y - 1) * w + p.x] = true
+        if dist[p.y][p.x] < (entry.min or 0) then return "placed " .. k .. " too near @" end
+        if entry.hidden and vis[p.y][p.x] then return "placed " .. k .. " in sight of @" end
+      end
+      if n < group.least then return ("placed %d: %d of %d wanted"):format(k, n, group.least) end
     end
   end
   if #m.placed ~= k then return "too many placed" end
@@ -350,6 +367,26 @@ describe("place", function()
     end)
   end
 
+  -- Rooms: the generators whose levels have some (m.rooms not empty).
+  for _, algorithm in ipairs({ "rooms", "bsp" }) do
+    it(algorithm .. ": per_room counts and choose hold by the reference (60 levels)", function()
+      local placed = 0
+      for seed = 1, 60 do
+        local opts = { width = 70, height = 40, seed = seed, algorithm = algorithm,
+          vaults = seed % 3 == 0 and { { rows = { "...", ".#.", "..." } } } or nil,
+          place = { { choose = { { "o", 4 }, { "T", 1 }, { "D", 0 } }, per_room = { seed % 2, 2 + seed % 2 }, min = 2 },
+            { char = "k", count = 2, hidden = true }, { char = "&", per_room = { 0, 1 } } } }
+        local ok, m = pcall(check, opts)
+        if ok then
+          placed = placed + #m.placed
+        else
+          assert.matches("cannot place %d+ [^:]+: only %d+ free floor cells", m)
+        end
+      end
+      assert.is_true(placed >= 60 * 6, placed .. " placed")
+    end)
+  end
+
   it("too few candidates says how many there were, as the reference counts them", function()
     local refused = 0
     for seed = 1, 30 do
@@ -414,9 +451,10 @@ end)
 
 describe("golden directed levels", function()
   local cases = json.decode(support.read_file("spec/golden_directed/cases.json"))
-  it("cover vaults, arrive, place, loops and doors", function()
+  it("cover vaults, arrive, place, loops, doors, per_room, choose and room sizes", function()
     local text = support.read_file("spec/golden_directed/cases.json")
-    for _, option in ipairs({ "vaults", "arrive", "place", "loops", "doors" }) do
+    local options = { "vaults", "arrive", "place", "loops", "doors", "per_room", "choose", "room_max_width" }
+    for _, option in ipairs(options) do
       assert.truthy(text:find('"' .. option .. '"', 1, true), option)
     end
   end)

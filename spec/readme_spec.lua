@@ -262,6 +262,6 @@ describe("docs/levels.md", function()
       assert.are.equal(shown, table.concat(out, "\n") .. "\n")
       checked = checked + 1
     end
-    assert.are.equal(3, checked)
+    assert.are.equal(4, checked)
   end)
 end)

@@ -633,7 +633,7 @@ fn option_value(gen: &mut Gen, spec: &OptionSpec) -> Arg<'static> {
 fn every_generator_keeps_the_shared_invariants() {
     let mut gen = Gen(0x5eed_0006);
     for algorithm in map::generators::LIST {
-        let mut made = 0;
+        let (mut made, mut sized_out) = (0, 0);
         for n in 0..300 {
             let (min_w, min_h) = (algorithm.min_width, algorithm.min_height);
             let (w, h) = match gen.next() % 4 {
@@ -666,6 +666,16 @@ fn every_generator_keeps_the_shared_invariants() {
                 }
                 // example's bounds: sizes refused before starting, and no
                 // level within its attempts (its success rates: its tests).
+                // rooms' sizes drawn each in its range: a least above its
+                // most, or wider than the map's interior (not counted).
+                Err(e) if e.starts_with("room_min_") => {
+                    sized_out += 1;
+                    assert!(
+                        e.contains(") must be at most room_max_")
+                            || e.contains(") must fit inside the map's border"),
+                        "{case}: {e}"
+                    );
+                }
                 Err(e) => assert!(
                     e.contains("@ and > need at least 2")
                         || e.starts_with("cannot place")
@@ -677,9 +687,10 @@ fn every_generator_keeps_the_shared_invariants() {
             }
         }
         assert!(
-            made >= 150,
-            "{}: only {made} of 300 cases made a map",
-            algorithm.name
+            2 * made >= 300 - sized_out,
+            "{}: only {made} of {} cases made a map",
+            algorithm.name,
+            300 - sized_out
         );
     }
 }
@@ -834,6 +845,8 @@ fn directed_case(gen: &mut Gen, algorithm: &'static Generator) -> Params<'static
             // Only of a generator that declares it hides (`place ...
             // hidden` on one that does not is refused: tests_by_generator).
             hidden: algorithm.hides && gen.chance(40),
+            per_room: None,
+            choose: Vec::new(),
         };
         params.design.place.push(entry);
     }
@@ -885,6 +898,8 @@ fn levels_off_rock_refuse_vaults_and_arrive_and_take_place() {
                 count: gen.size(1, 6),
                 min: gen.pick(&[0, 5, 20]),
                 hidden: false,
+                per_room: None,
+                choose: Vec::new(),
             }];
             let case = format!("{} case {n}: {params:?}", algorithm.name);
             match generate(&params) {
@@ -992,7 +1007,7 @@ fn check_directed_refusal(e: &str, params: &Params, case: &str) {
     before.design.place.truncate(n - 1);
     let level = generate(&before).unwrap_or_else(|e2| panic!("{case}: {e}, then {e2}"));
     let g = &level.grid;
-    let entry = params.design.place[n - 1];
+    let entry = params.design.place[n - 1].clone();
     let blocked = level.blocked().unwrap_or("#").as_bytes();
     let dist = oracle::walk_distances_by(g, level.player, blocked);
     let seen = fov::visible(g, level.player, None, &byte_set(b"#+"));

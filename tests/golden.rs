@@ -84,13 +84,21 @@ fn directed_golden_maps_are_unchanged() {
         }
         if let Some(places) = options["place"].as_array() {
             for (i, p) in places.iter().enumerate() {
-                let entry = Placement::new(
-                    i + 1,
-                    arg(&p["char"]),
-                    arg(&p["count"]),
-                    arg(&p["min"]),
-                    arg(&p["hidden"]),
-                );
+                let pair = |v: &serde_json::Value| (arg(&v[0]), arg(&v[1]));
+                let name = format!("place[{}]", i + 1);
+                let per_room = p["per_room"].as_array().map(|_| {
+                    let (least, most) = pair(&p["per_room"]);
+                    map::level::place::per_room(&name, least, most).unwrap()
+                });
+                let choose = p["choose"].as_array().map(|list| {
+                    let each = list.iter().enumerate().map(|(j, c)| {
+                        let (char, weight) = pair(c);
+                        map::level::place::choice(&name, j + 1, char, weight).unwrap()
+                    });
+                    each.collect()
+                });
+                let fields = ["char", "count", "min", "hidden"].map(|f| arg(&p[f]));
+                let entry = Placement::designed(i + 1, fields, per_room, choose);
                 params.design.place.push(entry.unwrap());
             }
         }

@@ -514,12 +514,16 @@ fn directed_levels_stay_within_their_bound() {
                     count: few,
                     min: 5,
                     hidden: true,
+                    per_room: None,
+                    choose: Vec::new(),
                 },
                 Placement {
                     char: b'k',
                     count: few,
                     min: 0,
                     hidden: false,
+                    per_room: None,
+                    choose: Vec::new(),
                 },
             ];
             let (level, peak) = peak_of(|| generate(&params));
@@ -546,12 +550,16 @@ fn directed_levels_stay_within_their_bound() {
                 count: 10_000,
                 min: 1,
                 hidden: false,
+                per_room: None,
+                choose: Vec::new(),
             },
             Placement {
                 char: b'k',
                 count: 0,
                 min: 0,
                 hidden: true,
+                per_room: None,
+                choose: Vec::new(),
             },
         ];
         let cells = (w * h) as usize;
@@ -564,6 +572,32 @@ fn directed_levels_stay_within_their_bound() {
             bound as f64 / cells as f64
         );
         assert!(peak <= bound, "all floor {w}x{h}: {peak} > {bound}");
+    }
+    // per_room and choose: up to MAX_PLACED cells over many rooms.
+    for (w, h, rooms) in [(400, 400, 2_000), (2_000, 2_000, 10_000)] {
+        let mut params =
+            Params::new(Arg::Int(w), Arg::Int(h), Arg::Int(6)).with(b"rooms", Arg::Int(rooms));
+        params.design.place = vec![Placement {
+            char: b'M',
+            count: 0,
+            min: 0,
+            hidden: false,
+            per_room: Some((0, 2)),
+            choose: vec![(b'M', 3), (b'k', 1)],
+        }];
+        let cells = (w * h) as usize;
+        let (level, peak) = peak_of(|| generate(&params));
+        let bound = level::bound(cells) + params.design.bound(cells);
+        let outcome = match &level {
+            Ok(l) => format!("{} placed", l.placed.len()),
+            Err(e) => e.clone(),
+        };
+        println!(
+            "rooms {w}x{h} per_room ({outcome}): generate {:.1} B/cell, bound {:.1}",
+            peak as f64 / cells as f64,
+            bound as f64 / cells as f64
+        );
+        assert!(peak <= bound, "per_room {w}x{h}: {peak} > {bound}");
     }
 }
 

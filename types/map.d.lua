@@ -111,13 +111,16 @@
 
 ---@alias map.VaultTemplate.Exact map.VaultTemplate & table<keyof map.VaultTemplate, any>
 
----What `place = {...}` puts: `count` cells of `char` on free floor cells.
+---What `place = {...}` puts: `count` cells (or `per_room` in each room) of
+---`char` (or of `choose`'s characters, drawn by weight) on free floor cells.
 ---Errors name it `place[n]`.
 ---@class (exact) map.PlaceEntry
----@field char string one printable ASCII character but # . @ > + and space
----@field count? integer integer from 0 to 10000, default 1
+---@field char? string one printable ASCII character but # . @ > + and space (or `choose`)
+---@field count? integer integer from 0 to 10000, default 1 (or `per_room`)
 ---@field min? integer integer from 0 to 4000000, default 0: the least walking distance from `@`
 ---@field hidden? boolean default false: only cells out of `@`'s sight
+---@field per_room? integer[] `{least, most}`, each from 0 to 10000: a count drawn in each of the generator's rooms (`rooms`, `bsp`), in place of `count`
+---@field choose? (string|integer)[][] 1 to 100 `{char, weight}`, weights from 0 to 1000000 (one positive): each cell's character drawn by weight, in place of `char`
 
 ---@alias map.PlaceEntry.Exact map.PlaceEntry & table<keyof map.PlaceEntry, any>
 
@@ -131,6 +134,10 @@
 ---@field doors? boolean boolean, default false: put + where a corridor enters a room's wall, no two doors touching
 ---@field loops? integer integer from 0 to 1000, default 0: extra corridors, each from a random room to the nearest room not linked to it
 ---@field locks? integer integer from 0 to 26, default 0: locked doors A, B, ... on chokepoints, key a, b, ... of each on @'s side of it; fewer when the level has too few chokepoints
+---@field room_min_width? integer integer from 2 to 50, default 4: the narrowest room's floor width (at most room_max_width)
+---@field room_max_width? integer integer from 2 to 50, default 10: the widest room's floor width; narrower on a map too narrow for it
+---@field room_min_height? integer integer from 2 to 50, default 3: the lowest room's floor height (at most room_max_height)
+---@field room_max_height? integer integer from 2 to 50, default 6: the tallest room's floor height; lower on a map too low for it
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
 ---@field braid? 0 only 0 here: it asks for nothing (an option of maze)
 ---@field wraps? false only false here: it asks for nothing (an option of example)
@@ -1023,11 +1030,14 @@ function Field:save() end
 ---names some; or, with `generate`'s arguments (and `things`), a level
 ---generated straight into it: terrain only, its things (`@`, `$`, `!`,
 ---`place`'s characters, `things`) moved out, floor under each (`<` under
----`@` at `up`). Errors as `map.generate` or `map.parse`, and on an unknown
----option.
+---`@` at `up`). A map table that names its `algorithm` (`generate`'s, as
+---the game left it) keeps its metadata, each field checked (an error names
+---a malformed one). Errors as `map.generate` or `map.parse`, and on an
+---unknown option.
 ---@param m map.Map|string
 ---@param options? map.LevelOptions.Exact
 ---@return map.NativeLevel
+---@overload fun(m: map.Level, options?: map.LevelOptions.Exact): map.GeneratedLevel
 ---@overload fun(options: map.LevelGenerateOptions): map.GeneratedLevel
 ---@overload fun(width: integer, height: integer, seed?: integer): map.GeneratedLevel
 function map.level(m, options) end

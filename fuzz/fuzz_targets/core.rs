@@ -561,6 +561,22 @@ impl Expect {
         self.algorithm.name == name
     }
 
+    /// How the refusal of room sizes that cannot be starts, for a generator
+    /// with `room_*` options: a least above its most, or above the interior.
+    fn room_sizes_refused(&self) -> Option<String> {
+        for (side, interior) in [("width", self.width - 2), ("height", self.height - 2)] {
+            let least = self.int(&format!("room_min_{side}"))?;
+            let most = self.int(&format!("room_max_{side}"))?;
+            if least > most {
+                return Some(format!("room_min_{side} ({least}) must be at most"));
+            }
+            if least as usize > interior {
+                return Some(format!("room_min_{side} ({least}) must fit inside"));
+            }
+        }
+        None
+    }
+
     /// `round(fill * interior)` for a generator with a `fill` number.
     fn fill_target(&self) -> Option<usize> {
         let fill = self.number("fill")?;
@@ -743,6 +759,10 @@ fn fuzz_generate(u: &mut Unstructured) -> Result<()> {
 /// more items than free floor (checked on the same map made without items,
 /// when the seed is known), or a `fill` too small for `@` and `>`.
 fn check_refusal(e: &str, x: &Expect, params: &Params) {
+    if let Some(why) = x.room_sizes_refused() {
+        assert!(e.starts_with(&why), "{e:?} is not {why:?}...: {params:?}");
+        return;
+    }
     let items = x.items();
     if let Some(rest) = e.strip_prefix(&format!("cannot place {items} items: only ")) {
         let free: usize = rest
@@ -1090,9 +1110,16 @@ fn check_rooms(level: &Level, x: &Expect, dist: &[Option<u32>], params: &Params)
     if x.named("rooms") {
         let wanted = x.int("rooms").expect("rooms option") as usize;
         assert!(rooms.len() <= wanted, "{} rooms of {wanted}", rooms.len());
+        // The room sizes given (today's constants by default), the most
+        // cut down to the interior.
+        let side = |name: &str, default: usize| x.int(name).map_or(default, |v| v as usize);
+        let widths = side("room_min_width", MIN_ROOM_WIDTH)
+            ..=side("room_max_width", MAX_ROOM_WIDTH).min(x.width - 2);
+        let heights = side("room_min_height", MIN_ROOM_HEIGHT)
+            ..=side("room_max_height", MAX_ROOM_HEIGHT).min(x.height - 2);
         for r in rooms {
-            assert!((MIN_ROOM_WIDTH..=MAX_ROOM_WIDTH).contains(&r.w), "{r:?}");
-            assert!((MIN_ROOM_HEIGHT..=MAX_ROOM_HEIGHT).contains(&r.h), "{r:?}");
+            assert!(widths.contains(&r.w), "{r:?} not {widths:?} wide");
+            assert!(heights.contains(&r.h), "{r:?} not {heights:?} high");
         }
         assert_eq!(level.player, centre, "@ not at the first room's centre");
         let last: &Rect = &rooms[rooms.len() - 1];
@@ -1449,7 +1476,7 @@ fn field<'a>(u: &mut Unstructured<'a>, usual: Arg<'a>) -> Result<Arg<'a>> {
 }
 
 fn fuzz_design(u: &mut Unstructured) -> Result<()> {
-    use map::level::place::Placement;
+    use map::level::place::{self, Placement};
     use map::level::vaults::Template;
     let algorithm = LIST[u.choose_index(LIST.len())?];
     let w = u.int_in_range(algorithm.min_width..=120)?;
@@ -1504,7 +1531,49 @@ fn fuzz_design(u: &mut Unstructured) -> Result<()> {
         );
         let (count, min) = (field(u, usual.0)?, field(u, usual.1)?);
         let hidden = field(u, Arg::Bool(true))?;
-        match Placement::new(n, char, count, min, hidden) {
+        let name = format!("place[{n}]");
+        let per_room = match one_in(u, 4)? {
+            true => {
+                let usual = (
+                    Arg::Int(u.int_in_range(0..=2)?),
+                    Arg::Int(u.int_in_range(0..=4)?),
+                );
+                let (least, most) = (field(u, usual.0)?, field(u, usual.1)?);
+                match place::per_room(&name, least, most) {
+                    Ok(range) => Some(range),
+                    Err(e) => {
+                        refused(e, &name);
+                        return Ok(());
+                    }
+                }
+            }
+            false => None,
+        };
+        let choose = match one_in(u, 4)? {
+            true => {
+                let mut choices = Vec::new();
+                for i in 1..=u.int_in_range(1..=4)? {
+                    let char = Arg::Str(u.choose(&[&b"M"[..], b"k", b"#", b"g"])?);
+                    let usual = Arg::Int(u.int_in_range(0..=5)?);
+                    let weight = field(u, usual)?;
+                    match place::choice(&name, i, char, weight) {
+                        Ok(c) => choices.push(c),
+                        Err(e) => {
+                            refused(e, &name);
+                            return Ok(());
+                        }
+                    }
+                }
+                Some(choices)
+            }
+            false => None,
+        };
+        let (count, char) = match (per_room.is_some(), choose.is_some()) {
+            (true, _) if one_in(u, 2)? => (Arg::Missing, char),
+            (_, true) if one_in(u, 2)? => (count, Arg::Missing),
+            _ => (count, char),
+        };
+        match Placement::designed(n, [char, count, min, hidden], per_room, choose) {
             Ok(p) => params.design.place.push(p),
             Err(e) => {
                 refused(e, &format!("place[{n}]"));

@@ -380,6 +380,8 @@ function M.levels()
   list[#list + 1] = { width = 60, height = 20, seed = 3, vaults = { { rows = { "#####", "#.$.#", "##.##" },
     count = 2, rotate = true } }, arrive = { x = 5, y = 5 }, place = { { char = "k", count = 2, min = 3 } } }
   list[#list + 1] = { width = 40, height = 20, seed = 7, algorithm = "maze", locks = 3 }
+  list[#list + 1] = { width = 60, height = 30, seed = 2, room_min_width = 5, room_max_width = 9,
+    place = { { choose = { { "o", 3 }, { "T", 1 } }, per_room = { 0, 2 } }, { char = "k", per_room = { 1, 1 } } } }
   return list
 end
 

@@ -19,6 +19,19 @@ local bad = {
     function() return map.level({ width = 10, height = 10, thngs = 5 }) end },
   { "map.level: m.blocked must be a string of characters, got number",
     function() return map.level(cases.blocked_map(5)) end },
+  -- A generated table keeps its metadata, each field checked.
+  { "map.level: m.player must be a position {x=, y=}, got nil",
+    function()
+      local m = map.generate(30, 10, 1)
+      m.player = nil
+      return map.level(m)
+    end },
+  { "map.level: m.rooms[1].links[1] must be an integer from 1 to 10, got 0",
+    function()
+      local m = map.generate(60, 20, 1)
+      m.rooms[1].links = { 0 }
+      return map.level(m)
+    end },
 }
 cases.append(bad, cases.rng_option("map.level", function(options) return map.level(options) end))
 

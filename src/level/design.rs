@@ -23,14 +23,14 @@ pub const NAMES: [&str; 3] = ["vaults", "arrive", "place"];
 pub const SHAPES: [&str; 3] = [
     "an array of templates {rows=, count=, rotate=, required=}",
     "a position {x=, y=}",
-    "an array of {char=, count=, min=, hidden=}",
+    "an array of {char=, count=, min=, hidden=, per_room=, choose=}",
 ];
 
 /// What each of them does, for `map.describe` (docs/levels.md has the rest).
 pub const DOCS: [&str; 3] = [
     "hand-drawn templates stamped on the level and joined to it by the shortest tunnels",
     "where @ starts, on an up staircase (the > of the level above)",
-    "a game's own characters on free floor cells, at a walking distance min from @ and hidden from its sight",
+    "a game's own characters on free floor cells, at a walking distance min from @ and hidden from its sight; per_room = {least, most} in each room, choose = {{char, weight}, ...} by weight",
 ];
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -67,7 +67,7 @@ impl Design {
         if algorithm.hides {
             return Ok(());
         }
-        match self.place.iter().position(|p| p.hidden && p.count > 0) {
+        match self.place.iter().position(|p| p.hidden && p.asks()) {
             Some(i) => Err(format!(
                 "place[{}].hidden applies only to algorithms that hide cells from @, not to \"{}\" \
                  (its levels may keep every cell in sight)",
@@ -129,7 +129,10 @@ impl Design {
         }
         let template_cells: usize = self.vaults.iter().map(|t| t.cells.len()).sum();
         let copies: usize = self.vaults.iter().map(|t| t.count).sum();
-        let placed: usize = self.place.iter().map(|p| p.count).sum();
+        let placed = match self.place.iter().any(|p| p.per_room.is_some()) {
+            true => MAX_PLACED,
+            false => self.place.iter().map(|p| p.count).sum(),
+        };
         DESIGN_PER_CELL * cells + template_cells + COPY_BYTES * copies + 24 * placed + memory::FIXED
     }
 

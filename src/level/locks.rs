@@ -46,9 +46,16 @@ pub fn check_chars(n: usize, design: &Design) -> Result<(), String> {
             FIRST_DOOR as char, last_door as char, FIRST_KEY as char, last_key as char
         )
     };
-    if let Some((i, p)) = (design.place.iter().enumerate()).find(|(_, p)| mine[p.char as usize]) {
-        let c = p.char as char;
-        return Err(format!("{}, but place[{}].char is \"{c}\"", needs(), i + 1));
+    for (i, p) in design.place.iter().enumerate() {
+        if let Some(c) = p.chars().into_iter().find(|&c| mine[c as usize]) {
+            let says = if p.choose.is_empty() {
+                "char is"
+            } else {
+                "choose holds"
+            };
+            let c = c as char;
+            return Err(format!("{}, but place[{}].{says} \"{c}\"", needs(), i + 1));
+        }
     }
     for (i, t) in design.vaults.iter().enumerate() {
         if let Some(&c) = t.cells.iter().find(|&&c| mine[c as usize]) {

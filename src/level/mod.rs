@@ -12,6 +12,7 @@ pub mod json;
 pub mod locks;
 mod params;
 pub mod place;
+mod placement;
 pub mod template;
 
 /// Per cell, at most, for generating a level and its text or JSON form
@@ -180,6 +181,7 @@ fn build(
     let mut rng = Rng::new(seed);
     let mut grid = Grid::new(width, height, WALL);
     let layout = (algorithm.carve)(&mut grid, opts, &mut rng)?;
+    place::check_rooms(&design.place, layout.rooms.len(), algorithm.name)?;
     let shaped = design::shape(&mut grid, &layout, design, &mut rng)?;
     let player = shaped.player;
     grid.set(player, PLAYER);
@@ -209,7 +211,14 @@ fn build(
     let asked = lock_count(algorithm, opts);
     let locks = (asked > 0).then(|| locks::place(&mut grid, player, stairs, asked, &mut rng));
     let items = items::place(&mut grid, opts.count(&ITEMS), &mut rng)?;
-    let placed = place::place(&mut grid, player, &design.place, dist.as_deref(), &mut rng)?;
+    let placed = place::place(
+        &mut grid,
+        player,
+        &design.place,
+        &layout.rooms,
+        dist.as_deref(),
+        &mut rng,
+    )?;
     shaped.uncover(&mut grid);
     shaped.add_doors(&grid, &mut doors);
     let mut rooms = layout.rooms;

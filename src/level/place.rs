@@ -1,32 +1,18 @@
-//! Placing a game's own things (`place`): each entry's `count` cells of its
-//! character on distinct free floor cells, at a walking distance of at least
-//! `min` from `@`, and with `hidden` out of `@`'s sight.
+//! Placing a game's own things (`place`): each entry's `count` cells (or
+//! `per_room` cells in each room) of its character (or one of `choose`,
+//! drawn by weight) on distinct free floor cells, at a walking distance of
+//! at least `min` from `@`, and with `hidden` out of `@`'s sight.
 
 use std::collections::HashMap;
 
-use crate::grid::{byte_set, steps, ByteSet, Grid, Pos, FLOOR};
-use crate::input::{int_in, Arg, MAX_CELLS};
+use crate::grid::{byte_set, steps, ByteSet, Grid, Pos, Rect, FLOOR};
 use crate::rng::Rng;
 use crate::toolkit::flood::{walk, Step};
 use crate::toolkit::fov;
 
-/// The most entries one call may give.
-pub const MAX_ENTRIES: usize = 100;
-/// The most cells all entries together may ask for (as items: their Lua
-/// tables stay a few MiB).
-pub const MAX_PLACED: usize = 10_000;
-
-/// Characters no entry may place: the map's own.
-const RESERVED: &[u8] = b"#.@>+ ";
-
-/// One entry, checked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Placement {
-    pub char: u8,
-    pub count: usize,
-    pub min: usize,
-    pub hidden: bool,
-}
+pub use super::placement::{
+    choice, per_room, placed_char, Placement, MAX_CHOICES, MAX_ENTRIES, MAX_PLACED, MAX_WEIGHT,
+};
 
 /// One placed cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,72 +21,28 @@ pub struct Placed {
     pub pos: Pos,
 }
 
-impl Placement {
-    /// Entry `n` (1-based, for messages) from the values given for its
-    /// fields (`Missing`: `count` 1, `min` 0, `hidden` false; `char` is
-    /// required).
-    pub fn new(
-        n: usize,
-        char: Arg,
-        count: Arg,
-        min: Arg,
-        hidden: Arg,
-    ) -> Result<Placement, String> {
-        let name = format!("place[{n}]");
-        let char = match char {
-            Arg::Str(&[c]) if (b'!'..=b'~').contains(&c) && !RESERVED.contains(&c) => c,
-            other => {
-                return Err(format!(
-                    "{name}.char must be one printable ASCII character but # . @ > + and space, got {other}"
-                ))
-            }
-        };
-        let count = match count {
-            Arg::Missing => 1,
-            arg => int_in(&format!("{name}.count"), arg, 0, MAX_PLACED as i64)? as usize,
-        };
-        let min = match min {
-            Arg::Missing => 0,
-            arg => int_in(&format!("{name}.min"), arg, 0, MAX_CELLS as i64)? as usize,
-        };
-        let hidden = match hidden {
-            Arg::Missing => false,
-            Arg::Bool(b) => b,
-            other => return Err(format!("{name}.hidden must be a boolean, got {other}")),
-        };
-        Ok(Placement {
-            char,
-            count,
-            min,
-            hidden,
-        })
-    }
-
-    /// What its cells must be, for messages.
-    fn wanted(&self) -> String {
-        let mut s = String::from("free floor cells");
-        if self.min > 0 {
-            s += &format!(" at walking distance >= {} from @", self.min);
-        }
-        if self.hidden {
-            s += if self.min > 0 {
-                " and hidden from it"
-            } else {
-                " hidden from @"
-            };
-        }
-        s
-    }
-}
-
 /// A cell's distance from `@` when it cannot be walked to (distances are
 /// below `MAX_CELLS`, far below this).
 pub const FAR: u32 = u32::MAX >> 1;
 
 /// Whether some entry has a `min` (and so needs `walking_distances`).
 pub fn needs_distances(entries: &[Placement]) -> bool {
-    entries.iter().any(|e| e.count > 0 && e.min > 0)
+    entries.iter().any(|e| e.asks() && e.min > 0)
 }
+
+/// An error when an entry asks for `per_room` cells on a level of no rooms
+/// (`algorithm`'s).
+pub fn check_rooms(entries: &[Placement], rooms: usize, algorithm: &str) -> Result<(), String> {
+    match entries.iter().position(|e| e.per_room.is_some()) {
+        Some(i) if rooms == 0 => Err(format!(
+            "place[{}].per_room applies only to algorithms whose levels have rooms (m.rooms), \
+             not to \"{algorithm}\"",
+            i + 1
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// With a floor cell's distance: `@` sees it.
 const SEEN: u32 = 1 << 31;
 
@@ -113,14 +55,21 @@ const SEEN: u32 = 1 << 31;
 /// `start` once, before the first entry: placed cells neither block a walk
 /// nor sight. `dist` holds the distances (`walking_distances` from `start`)
 /// when any entry has a `min`.
+///
+/// An entry with `per_room` does the same in each of `rooms` in turn, its
+/// candidates those inside the room: first a draw of the room's count in
+/// `least..=most`, then its cells. With `choose`, each cell's position is
+/// followed by a draw of its character. Entries without either draw as
+/// they always did.
 pub fn place(
     grid: &mut Grid,
     start: Pos,
     entries: &[Placement],
+    rooms: &[Rect],
     dist: Option<&[u32]>,
     rng: &mut Rng,
 ) -> Result<Vec<Placed>, String> {
-    if entries.iter().all(|e| e.count == 0) {
+    if !entries.iter().any(Placement::asks) {
         return Ok(Vec::new());
     }
     let seen = entries
@@ -129,49 +78,112 @@ pub fn place(
         .then(|| fov::visible(grid, start, None, &byte_set(b"#+")));
     let mut floor = Floor::new(grid, dist, seen.as_deref());
     drop(seen);
-    let mut placed = Vec::with_capacity(entries.iter().map(|e| e.count).sum());
+    let asked: usize = entries.iter().map(|e| e.count).sum();
+    let mut placed = Vec::with_capacity(asked);
+    let starts = match entries.iter().any(|e| e.per_room.is_some()) {
+        true => floor.row_starts(rooms),
+        false => Vec::new(),
+    };
     for (n, entry) in entries.iter().enumerate() {
-        if entry.count == 0 {
-            continue;
-        }
-        let candidates = floor.candidates(entry);
-        if candidates.len() < entry.count {
-            return Err(format!(
-                "place[{}]: cannot place {} {}: only {} {}",
-                n + 1,
-                entry.count,
-                crate::input::quoted(&[entry.char]),
-                candidates.len(),
-                entry.wanted()
-            ));
-        }
-        // The shuffle's slots, read lazily: a slot not swapped yet holds
-        // the candidate of its rank.
-        let mut swapped: HashMap<usize, usize> = HashMap::with_capacity(entry.count);
-        let mut taken = Vec::with_capacity(entry.count);
-        for k in 0..entry.count {
-            let pick = rng.range(k, candidates.len() - 1);
-            let at = |slot: usize| {
-                swapped
-                    .get(&slot)
-                    .copied()
-                    .unwrap_or_else(|| candidates.nth(slot))
-            };
-            let (kept, moved) = (at(pick), at(k));
-            swapped.insert(pick, moved);
-            taken.push(kept);
-            let pos = grid.pos(floor.cells[kept].0 as usize);
-            grid.set(pos, entry.char);
-            placed.push(Placed {
-                char: entry.char,
-                pos,
-            });
-        }
-        for t in taken {
-            floor.cells[t].1 = FAR;
+        match entry.per_room {
+            None if entry.count > 0 => {
+                let candidates = floor.candidates(entry);
+                let chosen = Chosen::new(entry, n, None, candidates.len())?;
+                let taken = shuffle(
+                    &chosen,
+                    |k| candidates.nth(k),
+                    grid,
+                    &floor,
+                    &mut placed,
+                    rng,
+                );
+                floor.take(taken);
+            }
+            None => {}
+            Some((least, most)) => {
+                let mut row = 0;
+                for (r, room) in rooms.iter().enumerate() {
+                    let count = rng.range(least, most);
+                    let inside = floor.inside(entry, room, &starts[row..row + room.h]);
+                    row += room.h;
+                    let chosen = Chosen::new(entry, n, Some((r, count)), inside.len())?;
+                    let taken = shuffle(&chosen, |k| inside[k], grid, &floor, &mut placed, rng);
+                    floor.take(taken);
+                    if placed.len() > MAX_PLACED {
+                        return Err(format!(
+                            "place[{}].per_room: more than {MAX_PLACED} cells placed in all",
+                            n + 1
+                        ));
+                    }
+                }
+            }
         }
     }
     Ok(placed)
+}
+
+/// One draw of an entry's cells: the entry and how many.
+struct Chosen<'a> {
+    entry: &'a Placement,
+    count: usize,
+    candidates: usize,
+}
+
+impl<'a> Chosen<'a> {
+    /// Entry `n`'s (0-based) `count` cells, or `room`'s (index, count),
+    /// among `candidates`: an error counting them when they are too few.
+    fn new(
+        entry: &'a Placement,
+        n: usize,
+        room: Option<(usize, usize)>,
+        candidates: usize,
+    ) -> Result<Chosen<'a>, String> {
+        let (count, where_) = match room {
+            None => (entry.count, String::new()),
+            Some((r, count)) => (count, format!(" in room {}", r + 1)),
+        };
+        if candidates < count {
+            return Err(format!(
+                "place[{}]: cannot place {count} {}{where_}: only {candidates} {}",
+                n + 1,
+                entry.what(),
+                entry.wanted()
+            ));
+        }
+        Ok(Chosen {
+            entry,
+            count,
+            candidates,
+        })
+    }
+}
+
+/// The partial Fisher-Yates shuffle of `chosen`'s candidates, each found
+/// by rank with `nth` (a position in `floor`), its slots read lazily: a
+/// slot not swapped yet holds the candidate of its rank. Sets each cell on
+/// `grid`, lists it in `placed`, and returns the positions in `floor` taken.
+fn shuffle(
+    chosen: &Chosen,
+    nth: impl Fn(usize) -> usize,
+    grid: &mut Grid,
+    floor: &Floor,
+    placed: &mut Vec<Placed>,
+    rng: &mut Rng,
+) -> Vec<usize> {
+    let mut swapped: HashMap<usize, usize> = HashMap::with_capacity(chosen.count);
+    let mut taken = Vec::with_capacity(chosen.count);
+    for k in 0..chosen.count {
+        let pick = rng.range(k, chosen.candidates - 1);
+        let at = |slot: usize| swapped.get(&slot).copied().unwrap_or_else(|| nth(slot));
+        let (kept, moved) = (at(pick), at(k));
+        swapped.insert(pick, moved);
+        taken.push(kept);
+        let pos = grid.pos(floor.cells[kept].0 as usize);
+        let char = chosen.entry.draw_char(rng);
+        grid.set(pos, char);
+        placed.push(Placed { char, pos });
+    }
+    taken
 }
 
 /// The floor cells (row order) with a key each: the distance from `@`
@@ -179,6 +191,8 @@ pub fn place(
 /// added when `@` sees it.
 struct Floor {
     cells: Vec<(u32, u32)>,
+    /// The grid's width, to find a room's rows.
+    width: usize,
 }
 
 /// A block of floor cells counted at once by `Candidates`.
@@ -188,7 +202,7 @@ const BLOCK: usize = 256;
 /// the floor, so that the one of rank `k` is found without listing them.
 struct Candidates<'a> {
     floor: &'a [(u32, u32)],
-    entry: Placement,
+    entry: &'a Placement,
     before: Vec<usize>,
 }
 
@@ -201,10 +215,54 @@ impl Floor {
             let s = seen.is_some_and(|s| s[i]);
             floor.push((i as u32, d | if s { SEEN } else { 0 }));
         }
-        Floor { cells: floor }
+        Floor {
+            cells: floor,
+            width: grid.width(),
+        }
     }
 
-    fn candidates(&self, entry: &Placement) -> Candidates<'_> {
+    /// Marks the cells at `taken` (positions in `cells`) placed on.
+    fn take(&mut self, taken: Vec<usize>) {
+        for t in taken {
+            self.cells[t].1 = FAR;
+        }
+    }
+
+    /// Where each row of each room starts in `cells`, the rooms' rows one
+    /// after another (at most 2 bytes a cell: a room row is 2 cells or
+    /// more): found once by a binary search a row, and kept for every
+    /// entry with `per_room`.
+    fn row_starts(&self, rooms: &[Rect]) -> Vec<u32> {
+        let rows = rooms
+            .iter()
+            .flat_map(|r| (r.y..r.y + r.h).map(move |y| (r, y)));
+        rows.map(|(room, y)| {
+            let first = ((y - 1) * self.width + room.x - 1) as u32;
+            self.cells.partition_point(|&(i, _)| i < first) as u32
+        })
+        .collect()
+    }
+
+    /// The positions in `cells` of `entry`'s candidates inside `room`
+    /// (whose rows start at `starts`), in row order.
+    fn inside(&self, entry: &Placement, room: &Rect, starts: &[u32]) -> Vec<usize> {
+        let width = room.w;
+        let mut found = Vec::new();
+        for (y, &from) in (room.y..room.y + room.h).zip(starts) {
+            let first = ((y - 1) * self.width + room.x - 1) as u32;
+            let from = from as usize;
+            let row = self.cells[from..]
+                .iter()
+                .take_while(|&&(i, _)| i < first + width as u32)
+                .enumerate()
+                .filter(|&(_, &(_, key))| passes(entry, key))
+                .map(|(j, _)| from + j);
+            found.extend(row);
+        }
+        found
+    }
+
+    fn candidates<'a>(&'a self, entry: &'a Placement) -> Candidates<'a> {
         let mut before = Vec::with_capacity(self.cells.len() / BLOCK + 2);
         let mut total = 0;
         before.push(0);
@@ -214,7 +272,7 @@ impl Floor {
         }
         Candidates {
             floor: &self.cells,
-            entry: *entry,
+            entry,
             before,
         }
     }
@@ -240,7 +298,7 @@ impl Candidates<'_> {
         let (offset, _) = self.floor[start..]
             .iter()
             .enumerate()
-            .filter(|&(_, &(_, key))| passes(&self.entry, key))
+            .filter(|&(_, &(_, key))| passes(self.entry, key))
             .nth(rank)
             .expect("the block holds it");
         start + offset
@@ -282,6 +340,8 @@ pub(crate) fn entry(char: u8, count: usize, min: usize, hidden: bool) -> Placeme
         count,
         min,
         hidden,
+        per_room: None,
+        choose: Vec::new(),
     }
 }
 
@@ -289,6 +349,7 @@ pub(crate) fn entry(char: u8, count: usize, min: usize, hidden: bool) -> Placeme
 mod tests {
     use super::*;
     use crate::grid::WALL;
+    use crate::input::Arg;
 
     #[test]
     fn entries_are_checked() {
@@ -351,6 +412,7 @@ mod tests {
                 &mut m,
                 Pos { x: 2, y: 2 },
                 &entries,
+                &[],
                 Some(&dist),
                 &mut Rng::new(seed),
             )
@@ -377,6 +439,7 @@ mod tests {
             &mut g.clone(),
             Pos { x: 2, y: 2 },
             &[entry(b'M', 6, 2, true)],
+            &[],
             Some(&dist),
             &mut Rng::new(1),
         );
@@ -440,7 +503,15 @@ mod tests {
         for seed in 0..20 {
             let (mut a, mut b) = (g.clone(), g.clone());
             let dist = walking_distances(&g, start);
-            let lazy = place(&mut a, start, &entries, Some(&dist), &mut Rng::new(seed)).unwrap();
+            let lazy = place(
+                &mut a,
+                start,
+                &entries,
+                &[],
+                Some(&dist),
+                &mut Rng::new(seed),
+            )
+            .unwrap();
             assert_eq!(lazy, listed(&mut b, start, &entries, &mut Rng::new(seed)));
             assert_eq!(a, b);
         }

@@ -137,6 +137,13 @@ impl NativeLevel {
         self
     }
 
+    /// The same level with `generate`'s metadata `meta` (its grid unused:
+    /// the terrain and things are the level's), read back from a map table.
+    pub fn with_meta(mut self, meta: Option<Level>) -> NativeLevel {
+        self.meta = meta.map(Rc::new);
+        self
+    }
+
     /// The characters that block walking on it, where not `#` alone.
     pub fn blocked(&self) -> Option<&[u8]> {
         self.blocked.as_deref()
@@ -342,6 +349,8 @@ mod tests {
                 count: 3,
                 min: 0,
                 hidden: false,
+                per_room: None,
+                choose: Vec::new(),
             }];
             let level = generate(&p).unwrap();
             let native = NativeLevel::from_level(level.clone(), &byte_set(b"M"));

@@ -63,6 +63,8 @@ pub fn generated(u: &mut Unstructured) -> Result<Option<Level>> {
             count: u.int_in_range(0..=3)?,
             min: u.int_in_range(0..=6)?,
             hidden: u.arbitrary()?,
+            per_room: None,
+            choose: Vec::new(),
         });
     }
     Ok(generate(&p).ok())

@@ -1,11 +1,13 @@
 //! `map.level(m [, options])`, `map.level(text [, options])` or
 //! `map.level{generate's options, things =}`: a new level in native memory
-//! (its kind and methods: `natives/level.rs`).
+//! (its kind and methods: `natives/level.rs`). A map table that names its
+//! `algorithm` keeps `generate`'s metadata (`shared/level_meta.rs`).
 
 use std::ffi::c_int;
 
 use crate::grid::{byte_set, ByteSet};
 use crate::input::Arg;
+use crate::lua::shared::level_meta;
 use crate::lua::shared::options::{read_options, string_option};
 use crate::lua::shared::params;
 use crate::lua::shared::seed::{SeedDraw, Seeded};
@@ -46,8 +48,12 @@ fn level_of(args: &Args) -> Result<(NativeLevel, SeedDraw), String> {
             let size = args.map_size(1)?;
             let blocked = args.map_blocked(1)?;
             memory::check(native::bound(size.0 * size.1))?;
+            let meta = level_meta::read(args, 1, size, blocked)?;
             let level = NativeLevel::with_things(args.grid(1, size)?, &things);
-            Ok((level.with_blocked(blocked), SeedDraw::default()))
+            Ok((
+                level.with_blocked(blocked).with_meta(meta),
+                SeedDraw::default(),
+            ))
         }
         _ => {
             let (level, things, draw) = params::level_with_things(args)?;

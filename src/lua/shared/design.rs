@@ -11,12 +11,19 @@ use std::ffi::c_int;
 
 use crate::input::{quoted, Arg};
 use crate::level::design::{at_most, too_many_entries, too_many_templates, Design};
-use crate::level::place::{Placement, MAX_ENTRIES};
+use crate::level::place::{self, Placement, MAX_CHOICES, MAX_ENTRIES};
 use crate::level::vaults::{row_too_long, too_many_rows, Template, MAX_SIDE, MAX_TEMPLATES};
 use crate::lua::stack::{Args, Field, Key};
 
 const TEMPLATE_FIELDS: [Field; 4] = [Field::Rows, Field::Count, Field::Rotate, Field::Required];
-const PLACE_FIELDS: [Field; 4] = [Field::Char, Field::Count, Field::Min, Field::Hidden];
+const PLACE_FIELDS: [Field; 6] = [
+    Field::Char,
+    Field::Count,
+    Field::Min,
+    Field::Hidden,
+    Field::PerRoom,
+    Field::Choose,
+];
 
 /// Reads those of `vaults`, `arrive` and `place` that the options table at
 /// `index` holds as tables into `design`.
@@ -98,23 +105,91 @@ fn place(args: &Args, t: c_int) -> Result<Vec<Placement>, String> {
                 let name = format!("place[{i}]");
                 entry(a, e, &name, &PLACE_FIELDS)?;
                 let field = |f| a.with_field(e, Key::Field(f), |a, v| a.at(v));
-                Placement::new(
-                    i,
-                    field(Field::Char),
-                    field(Field::Count),
-                    field(Field::Min),
-                    field(Field::Hidden),
-                )
+                let per_room =
+                    a.with_field(e, Key::Field(Field::PerRoom), |a, t| per_room(a, t, &name))?;
+                let choose =
+                    a.with_field(e, Key::Field(Field::Choose), |a, t| choose(a, t, &name))?;
+                let fields = [Field::Char, Field::Count, Field::Min, Field::Hidden].map(field);
+                Placement::designed(i, fields, per_room, choose)
             })
         })
         .collect()
+}
+
+/// An entry's `per_room` at `t` (nil: none), `{least, most}`.
+fn per_room(args: &Args, t: c_int, name: &str) -> Result<Option<(usize, usize)>, String> {
+    let Some(pair) = pair(args, t, &format!("{name}.per_room"), "{least, most}")? else {
+        return Ok(None);
+    };
+    place::per_room(name, pair[0], pair[1]).map(Some)
+}
+
+/// An entry's `choose` at `t` (nil: none), an array of `{char, weight}`.
+fn choose(args: &Args, t: c_int, name: &str) -> Result<Option<Vec<(u8, u32)>>, String> {
+    let field = format!("{name}.choose");
+    match args.at(t) {
+        Arg::Missing => return Ok(None),
+        _ if args.is_table(t) => {}
+        other => {
+            return Err(format!(
+                "{field} must be an array of {{char, weight}}, got {}",
+                other.type_name()
+            ))
+        }
+    }
+    let n = array_len(args, t, &field)?;
+    if n == 0 || n > MAX_CHOICES {
+        return Err(format!(
+            "{field} must hold 1 to {MAX_CHOICES} {{char, weight}} pairs, got {n}"
+        ));
+    }
+    (1..=n)
+        .map(|i| {
+            args.with_field(t, Key::Index(i), |a, c| {
+                let what = format!("{field}[{i}]");
+                let pair = pair(a, c, &what, "{char, weight}")?
+                    .ok_or_else(|| format!("{what} must be a table {{char, weight}}, got nil"))?;
+                place::choice(name, i, pair[0], pair[1])
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()
+        .map(Some)
+}
+
+/// The two values of the pair at `t`, called `name`, of the shape `shape`
+/// (`{least, most}`): `None` when it is nil, an error when it is not a
+/// table of exactly the keys 1 and 2.
+fn pair<'a>(
+    args: &'a Args,
+    t: c_int,
+    name: &str,
+    shape: &str,
+) -> Result<Option<[Arg<'a>; 2]>, String> {
+    match args.at(t) {
+        Arg::Missing => return Ok(None),
+        _ if args.is_table(t) => {}
+        other => {
+            return Err(format!(
+                "{name} must be a table {shape}, got {}",
+                other.type_name()
+            ))
+        }
+    }
+    let n = array_len(args, t, name)?;
+    if n != 2 {
+        return Err(format!(
+            "{name} must be a table {shape} of two values, got {n} values"
+        ));
+    }
+    let at = |i| args.with_field(t, Key::Index(i), |a, v| a.at(v));
+    Ok(Some([at(1), at(2)]))
 }
 
 /// How many entries the table at `t`, called `name`, holds, all of them at
 /// keys 1, 2, ...: counted by walking it, not by its length, which Lua 5.4
 /// and LuaJIT may see differently in a table with a hole (then an entry up
 /// to the count is nil, and its reader says so).
-fn array_len(args: &Args, t: c_int, name: &str) -> Result<usize, String> {
+pub(super) fn array_len(args: &Args, t: c_int, name: &str) -> Result<usize, String> {
     let mut count = 0;
     let mut bad_key: Option<String> = None;
     args.each_pair(t, |key, _| {

@@ -5,12 +5,13 @@
 //! (`searched.rs`), what the exports that look share (`sight.rs`),
 //! `generate`'s arguments (`params.rs`, with `vaults`, `arrive` and
 //! `place`: `design.rs`, and `rng = r`: `seed.rs`), `generate`'s table
-//! (`level_table.rs`), a map read from outside (`parsed.rs`) and the editors' `glyphs` (`glyphs.rs`), a level's methods (`level_method.rs`) and, on
+//! (`level_table.rs`) and its metadata read back (`level_meta.rs`), a map read from outside (`parsed.rs`) and the editors' `glyphs` (`glyphs.rs`), a level's methods (`level_method.rs`) and, on
 //! LuaJIT, what the route's helpers share (`route.rs`).
 
 pub mod cells;
 pub mod design;
 pub mod glyphs;
+pub mod level_meta;
 pub mod level_method;
 pub mod level_table;
 pub mod options;
