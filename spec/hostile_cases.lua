@@ -263,7 +263,9 @@ end
 
 -- distances' and path's options, bad (`call(f, options)` on the 5x3 room):
 -- costs, blocked, diagonal, options of another function.
-function M.walk_options(label, call)
+-- With `charged` (distances and path), diagonal may be a step's cost,
+-- and straight is one.
+function M.walk_options(label, call, charged)
   local COST = 'cost["."] must be an integer from 1 to 1073741824, got '
   local KEYS = "cost keys must be one-character strings, got "
   local cases = {
@@ -280,6 +282,19 @@ function M.walk_options(label, call)
     { { blocked = {} }, "blocked must be a string of characters, got table" },
     { { diagonal = "yes" }, 'diagonal must be a boolean, got string "yes"' },
   }
+  if charged then
+    local FACTOR = " must be an integer from 1 to 1073741824, got "
+    cases[#cases] = { { diagonal = "yes" },
+      'diagonal must be a boolean or an integer from 1 to 1073741824, got string "yes"' }
+    cases[#cases + 1] = { { diagonal = 0 }, "diagonal must be a boolean or an integer from 1 to 1073741824, got 0" }
+    cases[#cases + 1] = { { diagonal = 2 ^ 31 },
+      "diagonal must be a boolean or an integer from 1 to 1073741824, got 2147483648" }
+    cases[#cases + 1] = { { straight = -2 }, "straight" .. FACTOR .. "-2" }
+    cases[#cases + 1] = { { straight = 2.5 }, "straight" .. FACTOR .. "2.5" }
+    cases[#cases + 1] = { { straight = true }, "straight" .. FACTOR .. "boolean" }
+    cases[#cases + 1] = { { straight = 2 ^ 20, diagonal = 1, cost = { ["."] = 2 ^ 11 } },
+      "the costliest step (cost 2048, times 1048576) is 2147483648: it must be at most 1073741824" }
+  end
   local list = {}
   for _, case in ipairs(cases) do
     list[#list + 1] = { label .. ": " .. case[2], function(f) return call(f, case[1]) end }

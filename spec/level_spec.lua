@@ -246,10 +246,22 @@ describe("a level's own methods", function()
       local p = open_cell(m, rand)
       local d = lvl:distances(p, { occupied = true })
       same_rows(d:table(), map.distances(m, p, { avoid = others }), name .. " distances")
-      assert.are.same({ map.path(m, p, m.stairs, { avoid = others }) },
+      -- A path may end on an occupied cell (the goal), as it may start on one.
+      local others_but_goal = {}
+      for _, o in ipairs(others) do
+        if o.x ~= m.stairs.x or o.y ~= m.stairs.y then others_but_goal[#others_but_goal + 1] = o end
+      end
+      assert.are.same({ map.path(m, p, m.stairs, { avoid = others_but_goal }) },
         { lvl:path(p, m.stairs, { occupied = true }) }, name .. " path")
       assert.are.same({ map.step(m, d:table(), m.stairs, { avoid = others }) },
         { lvl:step(d, m.stairs, { occupied = true }) }, name .. " step")
+      local known = {}
+      for y = 1, #m do known[y] = {} end
+      for _, c in ipairs(support.cells_not_in(m, "")) do
+        if math.abs(c[1] - p.x) + math.abs(c[2] - p.y) < 12 then known[c[2]][c[1]] = true end
+      end
+      assert.are.same({ map.explore(m, known, p, { avoid = others }) },
+        { lvl:explore(known, p, { occupied = true }) }, name .. " explore")
       local free = 0
       for _, c in ipairs(support.cells_not_in(m, "#")) do
         if m[c[2]][c[1]] == "." and not lvl:occupied(c[1], c[2]) then free = free + 1 end
@@ -257,6 +269,24 @@ describe("a level's own methods", function()
       local ok, err = pcall(lvl.sample, lvl, free + 1, { seed = 1, occupied = true })
       assert(not ok and err:find("only " .. free .. " cell", 1, true), name .. ": " .. tostring(err))
     end)
+  end)
+
+  it("explore does not walk into an occupied cell", function()
+    local lvl = map.level(support.from_text("#######\n#.....#\n#######"))
+    local row = { true, true, true, true }
+    local known = { row, row, row }
+    lvl:occupy(3, 2)
+    assert.are.same({ nil, "explored" }, { lvl:explore(known, { x = 2, y = 2 }, { occupied = true }) })
+    assert.are.same({ { x = 2, y = 2 }, { x = 3, y = 2 }, { x = 4, y = 2 } }, lvl:explore(known, { x = 2, y = 2 }))
+    lvl:vacate(3, 2)
+    lvl:occupy(2, 2)
+    -- The start may be occupied (the explorer stands there).
+    assert.are.same({ { x = 2, y = 2 }, { x = 3, y = 2 }, { x = 4, y = 2 } },
+      lvl:explore(known, { x = 2, y = 2 }, { occupied = true }))
+    local memory = lvl:field()
+    lvl:fov({ x = 2, y = 2 }, 1, { into = memory })
+    lvl:occupy(3, 2)
+    assert.are.same({ nil, "explored" }, { lvl:explore(memory, { x = 2, y = 2 }, { occupied = true }) })
   end)
 
   it("steps moves each mover in order as step would, each seeing the moves before it", function()

@@ -131,4 +131,100 @@ describe("map.path", function()
     local open = from_text("...\n.#.\n...")
     assert.are.equal("(1,1) (2,1) (3,1) (3,2) (3,3)", path_text(map.path(open, 1, 1, 3, 3)))
   end)
+
+describe("charged steps and occupied goals (lvl:path, lvl:distances)", function()
+  local search = require "spec.reference.search"
+  local CHARGED = {
+    { diagonal = 3, straight = 2 }, { diagonal = 3 }, { straight = 2 }, { occupied = 10 },
+    { occupied = 10, diagonal = 3, straight = 2, cost = { ["."] = 1, ["+"] = 4, ["$"] = 5 } },
+    { occupied = 1, diagonal = true, max = 30 }, { occupied = true, diagonal = 2 }, { occupied = true },
+  }
+  -- The reference's options for o on a level whose occupied cells are
+  -- `others`, the path's goal being `goal` (never closed).
+  local function reference_options(o, others, goal)
+    local r = {}
+    for k, v in pairs(o) do r[k] = v end
+    if o.occupied == true then
+      r.occupied, r.avoid = nil, {}
+      for _, c in ipairs(others) do
+        if not (goal and c.x == goal.x and c.y == goal.y) then r.avoid[#r.avoid + 1] = c end
+      end
+    elseif o.occupied then
+      r.occupied_cells = others
+    end
+    return r
+  end
+
+  it("equal the references on generated levels, the goal sometimes occupied", function()
+    local checked = 0
+    each_level(function(m, name, rand)
+      if rand(3) ~= 1 then return end
+      local lvl = map.level(m)
+      local others = {}
+      for i = 1, 6 do
+        others[i] = support.open_cell(m, rand)
+        lvl:occupy(others[i])
+      end
+      local a = support.open_cell(m, rand)
+      local b = rand(2) == 1 and others[rand(#others)] or support.open_cell(m, rand)
+      local o = CHARGED[rand(#CHARGED)]
+      local what = fmt("%s, (%d,%d)->(%d,%d) %s", name, a.x, a.y, b.x, b.y, support.options_text(o))
+      local p, why = lvl:path(a, b, o)
+      local want, want_why = ref.path_charged(m, a.x, a.y, b.x, b.y, reference_options(o, others, b))
+      assert(path_text(p) == path_text(want) and why == want_why, fmt("%s:\n  module    %s %s\n  reference %s %s",
+        what, path_text(p), tostring(why), path_text(want), tostring(want_why)))
+      local d = lvl:distances(a, o):table()
+      local diff = support.rows_diff(d, search.search(m, a, reference_options(o, others)))
+      assert(not diff, what .. ": distances " .. tostring(diff))
+      if not o.occupied then
+        assert(path_text(map.path(m, a, b, o)) == path_text(p), what .. ": map.path")
+        assert(not support.rows_diff(map.distances(m, a, o), d), what .. ": map.distances")
+      end
+      checked = checked + 1
+    end)
+    assert(checked > 80, "checked " .. checked)
+  end)
+
+  it("diagonal = 1 is diagonal = true, and a path's cost is the distance to its goal", function()
+    each_level(function(m, name, rand)
+      if rand(4) ~= 1 then return end
+      local a, b = support.open_cell(m, rand), support.open_cell(m, rand)
+      assert(path_text(map.path(m, a, b, { diagonal = 1, straight = 1 })) == path_text(map.path(m, a, b,
+        { diagonal = true })), name)
+      local o = { diagonal = 3, straight = 2 }
+      local p = map.path(m, a, b, o)
+      if p then
+        local cost = 0
+        for i = 2, #p do cost = cost + ((p[i].x ~= p[i - 1].x and p[i].y ~= p[i - 1].y) and 3 or 2) end
+        assert.are.equal(map.distances(m, a, o)[b.y][b.x], cost, name)
+      end
+    end)
+  end)
+
+  it("walks to an occupied goal, around occupied cells at a cost, and refuses costs past the bound", function()
+    local lvl = map.level(from_text("#######\n#.....#\n#.....#\n#######"))
+    lvl:occupy(5, 2)
+    assert.are.equal("(2,2) (3,2) (4,2) (5,2)", path_text(lvl:path(2, 2, 5, 2, { occupied = true })))
+    assert.are.equal("(2,2) (3,2) (4,2) (4,3) (5,3) (6,3) (6,2)",
+      path_text(lvl:path(2, 2, 6, 2, { occupied = true })))
+    assert.are.equal("(2,2) (3,2) (4,2) (4,3) (5,3) (6,3) (6,2)", path_text(lvl:path(2, 2, 6, 2, { occupied = 3 })))
+    assert.are.equal("(2,2) (3,2) (4,2) (5,2) (6,2)", path_text(lvl:path(2, 2, 6, 2, { occupied = 1 })))
+    assert.are.equal(6, lvl:distances({ x = 6, y = 2 }, { occupied = 3 }):get(2, 2))
+    assert.are.equal(0, lvl:distances({ x = 5, y = 2 }, { occupied = true }):get(5, 2))
+    assert.are.equal(9, lvl:distances({ x = 2, y = 2 }, { diagonal = 3, straight = 2 }):get(6, 3))
+    assert.has_error(function() lvl:path(2, 2, 6, 3, { diagonal = 2 ^ 15, cost = { ["."] = 2 ^ 16 } }) end,
+      "level:path: the costliest step (cost 65536, times 32768) is 2147483648: it must be at most 1073741824")
+    assert.has_error(function() lvl:distances({ x = 2, y = 2 }, { occupied = 2 ^ 30, cost = { ["."] = 2 } }) end,
+      "level:distances: the costliest step (cost 2 + occupied 1073741824, times 1) is 1073741826: it must be at "
+        .. "most 1073741824")
+    assert.has_error(function() lvl:path(2, 2, 6, 3, { straight = 0 }) end,
+      "level:path: straight must be an integer from 1 to 1073741824, got 0")
+    assert.has_error(function() lvl:path(2, 2, 6, 3, { occupied = 1.5 }) end,
+      "level:path: occupied must be a boolean or an integer from 1 to 1073741824, got 1.5")
+    assert.has_error(function() map.path(lvl:table(), 2, 2, 6, 3, { diagonal = "yes" }) end,
+      'map.path: diagonal must be a boolean or an integer from 1 to 1073741824, got string "yes"')
+    assert.has_error(function() lvl:flee({ x = 2, y = 2 }, { diagonal = 2 }) end,
+      "level:flee: diagonal must be a boolean, got 2")
+  end)
+end)
 end)

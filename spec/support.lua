@@ -392,7 +392,10 @@ end
 function M.options_text(o)
   local parts = {}
   if o.blocked then parts[#parts + 1] = string.format("blocked=%q", o.blocked) end
-  if o.diagonal then parts[#parts + 1] = "diagonal" end
+  if o.diagonal then parts[#parts + 1] = o.diagonal == true and "diagonal" or "diagonal=" .. tostring(o.diagonal) end
+  for _, k in ipairs({ "straight", "occupied", "max" }) do
+    if o[k] ~= nil then parts[#parts + 1] = k .. "=" .. tostring(o[k]) end
+  end
   if o.cost then
     local keys = {}
     for k, v in pairs(o.cost) do keys[#keys + 1] = string.format("%s=%d", k, v) end

@@ -385,7 +385,11 @@
 
 ---@alias map.ExploreOptions.Exact map.ExploreOptions & table<keyof map.ExploreOptions, any>
 
----@class (exact) map.DistancesOptions: map.WalkOptions
+---`distances` and `path`: a step may cost its own factor.
+---@class (exact) map.DistancesOptions
+---@field blocked? string the characters that cannot be entered, default "#"
+---@field diagonal? boolean|integer 8 neighbours without corner cutting (default false: 4); an integer (1 to 2^30): each diagonal step costs that many times its cell's cost
+---@field straight? integer 1 to 2^30, default 1: each straight step costs that many times its cell's cost (2, with diagonal = 3: a diagonal step dearer)
 ---@field cost? table<string, integer> a character's cost of entering, 1 to 2^30 (default 1 each)
 ---@field avoid? map.Position|map.Position[] cells not to enter
 ---@field known? map.Known only known cells may be entered
@@ -393,7 +397,11 @@
 
 ---@alias map.DistancesOptions.Exact map.DistancesOptions & table<keyof map.DistancesOptions, any>
 
----@class (exact) map.FleeOptions: map.DistancesOptions
+---@class (exact) map.FleeOptions: map.WalkOptions
+---@field cost? table<string, integer> a character's cost of entering, 1 to 2^30 (default 1 each)
+---@field avoid? map.Position|map.Position[] cells not to enter
+---@field known? map.Known only known cells may be entered
+---@field max? integer >= 0: cells farther than this are left unreached (false), and the search stops there
 ---@field factor? number from -10 to -0.1, default -1.2: the distances times this, so that running past a source to the far side pays
 
 ---@alias map.FleeOptions.Exact map.FleeOptions & table<keyof map.FleeOptions, any>
@@ -746,11 +754,13 @@ function map.autotile(m, options) end
 
 ---@class (exact) map.LevelDistancesOptions: map.DistancesOptions
 ---@field known? map.Known|map.Field only known cells may be entered: a table of rows, or a field of flags (a memory, a fov field)
----@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
+---@field occupied? boolean|integer default false: true, occupied cells are closed, as `avoid` closes them (a path's goal never is); an integer (1 to 2^30), entering one costs that much more
 
 ---@alias map.LevelDistancesOptions.Exact map.LevelDistancesOptions & table<keyof map.LevelDistancesOptions, any>
 
----@class (exact) map.LevelFleeOptions: map.LevelDistancesOptions
+---@class (exact) map.LevelFleeOptions: map.FleeOptions
+---@field known? map.Known|map.Field only known cells may be entered: a table of rows, or a field of flags (a memory, a fov field)
+---@field occupied? boolean default false: occupied cells are closed, as `avoid` closes them
 ---@field factor? number from -10 to -0.1, default -1.2: the distances times this, so that running past a source to the far side pays
 
 ---@alias map.LevelFleeOptions.Exact map.LevelFleeOptions & table<keyof map.LevelFleeOptions, any>

@@ -1,7 +1,7 @@
 -- map.distances(m, sources [, options]): the walking distance of every
 -- cell from the nearest source (a position, or an array of them, each
 -- with an optional start value), as rows of integers and false
--- (options: avoid, blocked, cost, diagonal, known, max).
+-- (options: avoid, blocked, cost, diagonal, known, max, straight).
 local map = require "map"
 local support = require "spec.support"
 local cases = require "spec.hostile_cases"
@@ -43,10 +43,10 @@ add("sources[3] must be a position {x=, y=}, got nil", function(f) return map.di
 add(ANY .. "an empty table", function(f) return map.distances(f.small, { [2] = P }) end)
 -- Bad options, read raw.
 cases.append(bad, cases.walk_options("map.distances",
-  function(f, options) return map.distances(f.small, { x = 2, y = 2 }, options) end))
-add('unknown option "opaque" (options: avoid, blocked, cost, diagonal, known, max)',
+  function(f, options) return map.distances(f.small, { x = 2, y = 2 }, options) end, true))
+add('unknown option "opaque" (options: avoid, blocked, cost, diagonal, known, max, straight)',
   function(f) return map.distances(f.small, { x = 2, y = 2 }, { opaque = "#" }) end)
-add('unknown option "colour" (options: avoid, blocked, cost, diagonal, known, max)',
+add('unknown option "colour" (options: avoid, blocked, cost, diagonal, known, max, straight)',
   function(f) return map.distances(f.small, { x = 2, y = 2 }, { colour = 1 }) end)
 for _, case in ipairs({ { 0, "0" }, { -1, "-1" }, { 0.5, "0.5" }, { 0 / 0, "nan" }, { 2 ^ 31, "2147483648" } }) do
   add('cost["."] must be an integer from 1 to 1073741824, got ' .. case[2],
@@ -58,7 +58,7 @@ add("expected at most 3 arguments, got 4", function(f) return map.distances(f.sm
 for _, case in ipairs(cases.limits(5, 3)) do
   add(case[2], function(f) return map.distances(f.small, P, case[1]) end)
 end
-add('unknown option "factor" (options: avoid, blocked, cost, diagonal, known, max)',
+add('unknown option "factor" (options: avoid, blocked, cost, diagonal, known, max, straight)',
   function(f) return map.distances(f.small, P, { factor = -1 }) end)
 -- Bad start values.
 cases.append(bad, cases.start_values("map.distances", function(f, sources) return map.distances(f.small, sources) end))
@@ -129,14 +129,18 @@ return {
         return f.designed, { f.designed.player, f.designed.stairs },
           { max = 6, occupied = true, known = f.designed_memory }
       end,
+      function(f) return f.designed, f.designed.player, { occupied = 10, diagonal = 3, straight = 2 } end,
     },
     with_options = function(f, o) return f.designed:distances(f.designed.player, o) end,
     bad = {
       { "level:distances: known is a field of 3x3, the level is 20x10",
         function(f) return f.lvl20:distances(f.m20.player, { known = f.field3 }) end },
       -- Where a level takes more, its message says so: `occupied`.
-      { 'level:distances: unknown option "colour" (options: avoid, blocked, cost, diagonal, known, max, occupied)',
+      { 'level:distances: unknown option "colour" (options: avoid, blocked, cost, diagonal, known, max, occupied, '
+        .. 'straight)',
         function(f) return f.lvl20:distances(f.m20.player, { colour = 1 }) end },
+      { "level:distances: occupied must be a boolean or an integer from 1 to 1073741824, got -3",
+        function(f) return f.lvl20:distances(f.m20.player, { occupied = -3 }) end },
     },
     storm = function(a) return a.lvl:distances(a.sources, a.limits) end,
     cases = function(m, rand)

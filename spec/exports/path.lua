@@ -26,10 +26,10 @@ for _, case in ipairs(cases.BAD_NUMBERS) do
 end
 -- Bad options, read raw.
 cases.append(bad, cases.walk_options("map.path",
-  function(f, options) return map.path(f.small, 2, 2, 4, 2, options) end))
-add('unknown option "opaque" (options: avoid, blocked, cost, diagonal, known, max)',
+  function(f, options) return map.path(f.small, 2, 2, 4, 2, options) end, true))
+add('unknown option "opaque" (options: avoid, blocked, cost, diagonal, known, max, straight)',
   function(f) return map.path(f.small, 2, 2, 4, 2, { opaque = "#" }) end)
-add('unknown option "colour" (options: avoid, blocked, cost, diagonal, known, max)',
+add('unknown option "colour" (options: avoid, blocked, cost, diagonal, known, max, straight)',
   function(f) return map.path(f.small, 2, 2, 4, 2, { colour = 1 }) end)
 add("options must be a table, got boolean", function(f) return map.path(f.small, 2, 2, 4, 2, true) end)
 add("expected at most 6 arguments, got 7", function(f) return map.path(f.small, 2, 2, 4, 2, {}, 1) end)
@@ -77,17 +77,27 @@ return {
       function(f) return f.designed, f.designed.player, f.designed.stairs.x, f.designed.stairs.y end,
       function(f) return f.designed, f.designed.player.x, f.designed.player.y, f.designed.stairs end,
       function(f) return f.designed, f.designed.player, { x = 1, y = 1 } end,
+      function(f)
+        return f.designed, f.designed.player, f.designed.stairs, { occupied = 10, diagonal = 3, straight = 2 }
+      end,
     },
     with_options = function(f, o) return f.designed:path(f.designed.player, f.designed.stairs, o) end,
     bad = {
       { "level:path: self must be a level, got number", function(f) return f.lvl20.path(1) end },
+      { "level:path: occupied must be a boolean or an integer from 1 to 1073741824, got 0",
+        function(f) return f.lvl20:path(f.m20.player, f.m20.stairs, { occupied = 0 }) end },
+      { "level:path: occupied must be a boolean or an integer from 1 to 1073741824, got string \"1\"",
+        function(f) return f.lvl20:path(f.m20.player, f.m20.stairs, { occupied = "1" }) end },
+      { "level:path: the costliest step (cost 1 + occupied 1073741824, times 1) is 1073741825: it must be at most "
+        .. "1073741824", function(f) return f.lvl20:path(f.m20.player, f.m20.stairs, { occupied = 2 ^ 30 }) end },
     },
     storm = function(a) return a.lvl:path(1, 1, 4, 3, a.limits) end,
     cases = function(m, rand)
       local list = {}
       for _ = 1, 3 do
         local a, b = support.open_cell(m, rand), support.open_cell(m, rand)
-        list[#list + 1] = { a, b, ({ {}, { diagonal = true }, { max = rand(30) }, { cost = { ["."] = 2 } } })[rand(4)] }
+        list[#list + 1] = { a, b, ({ {}, { diagonal = true }, { max = rand(30) }, { cost = { ["."] = 2 } },
+          { diagonal = 3, straight = 2 } })[rand(5)] }
       end
       list[#list + 1] = { support.open_cell(m, rand), 9999, 1, fails = true }
       return list

@@ -4,6 +4,7 @@
 --
 --   path(m, x1, y1, x2, y2 [, options])      -> {{x=, y=}, ...} | nil, message
 --   path_bfs(...)                            -> the same, unit costs only
+--   path_charged(...)                        -> the same with charged steps
 --   walk_cost(m, p, x1, y1, x2, y2 [, options])
 --                                            -> what walking p costs | nil, what is wrong
 --
@@ -188,6 +189,64 @@ function M.walk_cost(m, p, x1, y1, x2, y2, options)
     total = total + (cost[m[b.y][b.x]] or 1)
   end
   return total
+end
+
+-- Charged steps (search.lua's factors: diagonal and straight factors, an
+-- occupied cost): the costs from every cell to the goal by a plain
+-- Dijkstra run backwards (a step p -> i costs entering i, charged by its
+-- direction), then the same forward walk by the tie rule. Options as
+-- search.lua's, avoid included.
+function M.path_charged(m, x1, y1, x2, y2, options)
+  local search = require "spec.reference.search"
+  local h, w = #m, #m[1]
+  local open = search.open_cells(m, w, h, options)
+  local factor = search.factors(options)
+  local dirs = options.diagonal and 8 or 4
+  if x1 == x2 and y1 == y2 then return { { x = x1, y = y1 } } end
+  local start, goal = (y1 - 1) * w + x1, (y2 - 1) * w + x2
+  if not open[goal] then return nil, string.format("goal (%d,%d) is blocked", x2, y2) end
+  local function legal(x, y, k, nx, ny) -- a step from (x, y) in direction k to (nx, ny)
+    return nx >= 1 and nx <= w and ny >= 1 and ny <= h
+      and (k <= 4 or (open[(y - 1) * w + nx] and open[(ny - 1) * w + x]))
+  end
+  local g = {}
+  local hk, hv = {}, {}
+  local n = heap_push(hk, hv, 0, 0, goal)
+  g[goal] = 0
+  while n > 0 do
+    local d, i
+    n, d, i = heap_pop(hk, hv, n)
+    if g[i] == d and i ~= start then
+      local x = (i - 1) % w + 1
+      local y = (i - x) / w + 1
+      for k = 1, dirs do
+        local px, py = x - DX[k], y - DY[k] -- p steps to i in direction k
+        local p = (py - 1) * w + px
+        if legal(px, py, k, x, y) and (open[p] or p == start) then
+          local nd = d + search.step_cost(m, options, x, y, k, factor)
+          if g[p] == nil or nd < g[p] then
+            g[p] = nd
+            n = heap_push(hk, hv, n, nd, p)
+          end
+        end
+      end
+    end
+  end
+  if g[start] == nil then return nil, string.format("no path from (%d,%d) to (%d,%d)", x1, y1, x2, y2) end
+  local path, x, y, i = { { x = x1, y = y1 } }, x1, y1, start
+  while i ~= goal do
+    for k = 1, dirs do
+      local nx, ny = x + DX[k], y + DY[k]
+      local j = (ny - 1) * w + nx
+      if legal(x, y, k, nx, ny) and open[j] and g[j]
+        and g[j] + search.step_cost(m, options, nx, ny, k, factor) == g[i] then
+        x, y, i = nx, ny, j
+        break
+      end
+    end
+    path[#path + 1] = { x = x, y = y }
+  end
+  return path
 end
 
 return M

@@ -10,7 +10,11 @@
 -- cost (char -> cost of entering), avoid (a position or an array of them),
 -- known (rows; a cell whose known[y][x] is not truthy cannot be entered),
 -- max (cells farther are false). A source counts even on a cell that
--- cannot be entered, and can be left.
+-- cannot be entered, and can be left. Charged steps (level:distances'):
+-- diagonal an integer (diagonal steps, each costing that many times its
+-- cell's cost), straight (straight steps' factor, default 1), occupied
+-- an integer with occupied_cells (an array of positions): entering one of
+-- those costs occupied more, before the factor.
 --
 -- A breadth-first walk when every step costs 1 and every source starts at
 -- the same value; otherwise Dijkstra with a binary heap.
@@ -48,12 +52,35 @@ local function open_cells(m, w, h, options)
 end
 M.open_cells = open_cells
 
+-- The factors of straight and diagonal steps and the extra cost of the
+-- occupied cells, by cell index (w wide), when options charge steps; nil
+-- when they do not.
+function M.factors(options)
+  local straight, diagonal = options.straight or 1, options.diagonal
+  diagonal = math.type and math.type(diagonal) == "integer" and diagonal
+    or type(diagonal) == "number" and diagonal or 1
+  local extra = type(options.occupied) == "number" and options.occupied or 0
+  if straight == 1 and diagonal == 1 and (extra == 0 or #(options.occupied_cells or {}) == 0) then return nil end
+  local costly = {}
+  for _, p in ipairs(options.occupied_cells or {}) do costly[p.y * 65536 + p.x] = true end
+  return { straight = straight, diagonal = diagonal, extra = extra, costly = costly }
+end
+
+-- What a step in direction k (grid.DX/DY order) entering (x, y) costs.
+function M.step_cost(m, options, x, y, k, factor)
+  local c = options.cost and options.cost[m[y][x]] or 1
+  if not factor then return c end
+  if factor.costly[y * 65536 + x] then c = c + factor.extra end
+  return c * (k <= 4 and factor.straight or factor.diagonal)
+end
+
 function M.search(m, sources, options)
   options = options or {}
   local h, w = #m, #m[1]
   local open = open_cells(m, w, h, options)
   local dirs = options.diagonal and 8 or 4
   local cost = options.cost
+  local factor = M.factors(options)
   local max = options.max and math.min(options.max, MAX_VALUE) or MAX_VALUE
   local d = new_tab(w * h, 0)
   for i = 1, w * h do d[i] = false end
@@ -65,7 +92,7 @@ function M.search(m, sources, options)
     return nx >= 1 and nx <= w and ny >= 1 and ny <= h and open[(ny - 1) * w + nx]
       and (k <= 4 or (open[(y - 1) * w + nx] and open[(ny - 1) * w + x]))
   end
-  if not cost and same then
+  if not cost and same and not factor then
     local qx, qy, tail = {}, {}, 0
     for _, s in ipairs(srcs) do
       local v, i = s.value or 0, (s.y - 1) * w + s.x
@@ -110,7 +137,7 @@ function M.search(m, sources, options)
           local nx, ny = x + DX[k], y + DY[k]
           if step_ok(x, y, k, nx, ny) then
             local j = (ny - 1) * w + nx
-            local nd = dist + (cost and cost[m[ny][nx]] or 1)
+            local nd = dist + M.step_cost(m, options, nx, ny, k, factor)
             if nd <= max and (d[j] == false or nd < d[j]) then
               d[j] = nd
               n = heap_push(hk, hv, n, nd, j)

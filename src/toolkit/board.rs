@@ -113,6 +113,9 @@ pub(crate) struct Board {
     /// Per padded cell, whether Dijkstra's search may not enter it though
     /// it is open (`bar`); empty for none.
     barred: Vec<bool>,
+    /// Per direction, what a step's entering cost is multiplied by
+    /// (`charge`): 1 unless `Charges` says otherwise.
+    factors: [u64; 8],
 }
 
 impl Board {
@@ -147,7 +150,44 @@ impl Board {
             offsets: DIRECTIONS.map(|(dx, dy)| (dx + dy * s, dx, dy * s)),
             limit: u64::MAX,
             barred: Vec::new(),
+            factors: [1; 8],
         }
+    }
+
+    /// Charges steps as `charges` says: the cells it marks cost `extra`
+    /// more to enter, and a straight or diagonal step costs `straight` or
+    /// `diagonal` times its cell's cost. Any charge makes the search
+    /// Dijkstra's; none leaves the board as it was.
+    pub(crate) fn charge(&mut self, charges: &Charges) {
+        if charges.is_none() {
+            return;
+        }
+        self.weighted = true;
+        self.factors = std::array::from_fn(|k| {
+            if k < 4 {
+                charges.straight
+            } else {
+                charges.diagonal
+            }
+        });
+        if charges.extra > 0 {
+            for k in self.padded(&charges.costly) {
+                if self.cells[k] != CLOSED {
+                    self.cells[k] += charges.extra as u32;
+                }
+            }
+        }
+        let costliest = self.cells.iter().max().copied().unwrap_or(0);
+        assert!(
+            u64::from(costliest) * charges.straight.max(charges.diagonal) <= MAX_COST,
+            "a step costs more than {MAX_COST}"
+        );
+    }
+
+    /// The cost of a step in direction `k` (of `DIRECTIONS`) entering the
+    /// open cell `i`.
+    pub(crate) fn step_cost(&self, i: usize, k: usize) -> u64 {
+        self.cost(i) * self.factors[k]
     }
 
     /// The padded index of a cell of the grid.
@@ -198,8 +238,14 @@ impl Board {
 
     /// The cells a legal step from `i` enters, in the tie order.
     pub(crate) fn steps(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.steps_by(i).map(|(_, j)| j)
+    }
+
+    /// The legal steps from `i` as (direction, cell entered), in the tie
+    /// order.
+    pub(crate) fn steps_by(&self, i: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
         let n = if self.diagonal { 8 } else { 4 };
-        (0..n).filter_map(move |k| self.step(i, k, |j| self.is_open(j)))
+        (0..n).filter_map(move |k| self.step(i, k, |j| self.is_open(j)).map(|j| (k, j)))
     }
 
     /// Distances from `sources`, read with `distance`. Without `backward`,
@@ -420,13 +466,17 @@ impl Board {
             if i == start {
                 break;
             }
-            let leave = if backward.is_some() { self.cost(i) } else { 0 };
             for k in 0..n {
                 let enters =
                     |j| (self.is_open(j) && self.barred.get(j) != Some(&true)) | (j == start);
                 if let Some(j) = self.step(i, k, enters) {
-                    let arrive = if backward.is_some() { 0 } else { self.cost(j) };
-                    let next = g + leave + arrive;
+                    // Backwards, the walker coming the other way enters `i`
+                    // by the same kind of step (straight or diagonal).
+                    let next = if backward.is_some() {
+                        g + self.step_cost(i, k)
+                    } else {
+                        g + self.step_cost(j, k)
+                    };
                     if next < d[j] && next <= self.limit {
                         // A finite distance that can still drop is queued:
                         // a settled cell's is at most `g`.
@@ -512,6 +562,38 @@ pub struct Source {
 impl From<Pos> for Source {
     fn from(pos: Pos) -> Source {
         Source { pos, value: 0 }
+    }
+}
+
+/// What a step costs besides its cell's character (`Board::charge`): the
+/// cells `costly` marks (row-major over the grid, or empty) cost `extra`
+/// more to enter (a game's monsters, to walk around rather than through),
+/// and a straight step costs `straight` times its cell's cost, a diagonal
+/// one `diagonal` times (2 and 3: a diagonal step dearer, as a longer one).
+/// The charged cost of any step must be at most `MAX_COST` (the binding
+/// checks it): sums stay exact.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Charges {
+    pub straight: u64,
+    pub diagonal: u64,
+    pub extra: u64,
+    pub costly: Vec<bool>,
+}
+
+impl Charges {
+    /// No charge: every step costs its cell's cost.
+    pub fn none() -> Charges {
+        Charges {
+            straight: 1,
+            diagonal: 1,
+            extra: 0,
+            costly: Vec::new(),
+        }
+    }
+
+    /// Whether this charges nothing.
+    pub fn is_none(&self) -> bool {
+        self.straight == 1 && self.diagonal == 1 && (self.extra == 0 || self.costly.is_empty())
     }
 }
 

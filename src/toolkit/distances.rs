@@ -1,7 +1,7 @@
 //! Dijkstra maps: the walking distance (or summed entering cost) from the
 //! nearest of some sources to every cell, searched on the `Board`.
 
-use super::board::{Board, Limits, Source, Walk, BEYOND, MAX_VALUE, UNREACHED};
+use super::board::{Board, Charges, Limits, Source, Walk, BEYOND, MAX_VALUE, UNREACHED};
 use crate::grid::{Grid, Pos, Rect};
 
 /// Steps (or summed costs) from the nearest source to every cell, row-major; UNREACHED for
@@ -36,9 +36,22 @@ pub fn distances(grid: &Grid, sources: &[Pos], walk: &Walk) -> Vec<u64> {
 /// own cell. The search settles only cells within the limit, so its work
 /// grows with the area within `max`; the board is the grid's size.
 pub fn distances_from(grid: &Grid, sources: &[Source], walk: &Walk, limits: &Limits) -> Vec<i64> {
+    distances_charged(grid, sources, walk, limits, &Charges::none())
+}
+
+/// `distances_from` with steps charged as `charges` says
+/// (`Board::charge`).
+pub fn distances_charged(
+    grid: &Grid,
+    sources: &[Source],
+    walk: &Walk,
+    limits: &Limits,
+    charges: &Charges,
+) -> Vec<i64> {
     let max = limits.max_value();
     let mut board = Board::new(grid, walk);
     board.close(&limits.closed);
+    board.charge(charges);
     let kept = || sources.iter().filter(|s| s.value <= max);
     let Some(least) = kept().map(|s| s.value).min() else {
         return vec![BEYOND; grid.cells().len()];
@@ -49,7 +62,7 @@ pub fn distances_from(grid: &Grid, sources: &[Source], walk: &Walk, limits: &Lim
         .map(|s| (board.index(s.pos), (s.value - least) as u64))
         .collect();
     board.set_limit((max - least) as u64);
-    if walk.cost.is_none() && keyed.iter().all(|&(_, k)| k == 0) {
+    if walk.cost.is_none() && charges.is_none() && keyed.iter().all(|&(_, k)| k == 0) {
         let indices: Vec<usize> = keyed.iter().map(|&(i, _)| i).collect();
         board.search(&indices, None);
     } else {
@@ -101,7 +114,9 @@ pub fn search_window(sources: &[Source], max: Option<i64>, size: (usize, usize))
 /// LuaJIT, the same again as bytes.
 pub fn bound(size: (usize, usize), sources: usize, weighted: bool) -> usize {
     let cells = size.0 * size.1;
-    3 * cells
+    // The window's copy, its closed cells, the `known` flags read and the
+    // cells an `occupied` cost charges: a byte each.
+    4 * cells
         + super::board::search_bytes(size, sources, weighted)
         + 56 * sources
         + 16 * cells

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::board::{Board, Limits, Walk, UNREACHED};
+use super::board::{Board, Charges, Limits, Walk, UNREACHED};
 use crate::grid::{Grid, Pos};
 
 /// Why `path` found no path.
@@ -58,8 +58,21 @@ pub fn path_within(
     walk: &Walk,
     limits: &Limits,
 ) -> Result<Vec<Pos>, NoPath> {
+    path_charged(grid, (from, to), walk, limits, &Charges::none())
+}
+
+/// `path_within` with steps charged as `charges` says (`Board::charge`):
+/// the same tie rule, each step's cost its charged cost.
+pub fn path_charged(
+    grid: &Grid,
+    (from, to): (Pos, Pos),
+    walk: &Walk,
+    limits: &Limits,
+    charges: &Charges,
+) -> Result<Vec<Pos>, NoPath> {
     let mut board = Board::new(grid, walk);
     board.close(&limits.closed);
+    board.charge(charges);
     board.set_limit(limits.max_value().max(0) as u64);
     let (start, goal) = (board.index(from), board.index(to));
     if start == goal {
@@ -81,12 +94,13 @@ pub fn path_within(
     let mut v = start;
     while v != goal {
         v = board
-            .steps(v)
-            .find(|&u| {
+            .steps_by(v)
+            .find(|&(k, u)| {
                 let d = board.distance(u);
-                d != UNREACHED && d + board.cost(u) == left
+                d != UNREACHED && d + board.step_cost(u, k) == left
             })
-            .expect("a cell with a finite cost to the goal has a neighbour one step cheaper");
+            .expect("a cell with a finite cost to the goal has a neighbour one step cheaper")
+            .1;
         left = board.distance(v);
         cells.push(board.pos(v));
     }
@@ -106,11 +120,12 @@ pub fn too_far(from: Pos, to: Pos, goal_open: bool) -> NoPath {
 }
 
 /// The memory `path` over a window of `size` may use: the window's copy,
-/// its closed cells and `known` flags, the search from the goal, and the
-/// path (a position, 16 bytes, for each of at most every cell).
+/// its closed cells, `known` flags and the cells an `occupied` cost
+/// charges (a byte each), the search from the goal, and the path (a
+/// position, 16 bytes, for each of at most every cell).
 pub fn bound(size: (usize, usize), weighted: bool) -> usize {
     let cells = size.0 * size.1;
-    3 * cells + super::board::search_bytes(size, 1, weighted) + 16 * cells + crate::memory::FIXED
+    4 * cells + super::board::search_bytes(size, 1, weighted) + 16 * cells + crate::memory::FIXED
 }
 
 #[cfg(test)]
@@ -246,5 +261,61 @@ mod tests {
         let g = Grid::from_rows(&["~~"]);
         let p = path(&g, at(1, 1), at(2, 1), &walk).unwrap();
         assert_eq!(cost(&g, &p, &walk), 9);
+    }
+
+    #[test]
+    fn charged_steps_cost_their_factors_and_occupied_cells_their_extra() {
+        let g = Grid::from_rows(&[".....", "....."]);
+        let factors = Charges {
+            straight: 2,
+            diagonal: 3,
+            ..Charges::none()
+        };
+        let p = path_charged(
+            &g,
+            (at(1, 1), at(5, 2)),
+            &Walk::diagonal(),
+            &Limits::default(),
+            &factors,
+        );
+        // Three straight steps and one diagonal: 9, the tie rule's first.
+        assert_eq!(
+            p.unwrap(),
+            [at(1, 1), at(2, 1), at(3, 1), at(4, 1), at(5, 2)]
+        );
+        let mut costly = vec![false; 10];
+        costly[2] = true;
+        let around = Charges {
+            extra: 3,
+            costly,
+            ..Charges::none()
+        };
+        let p = path_charged(
+            &g,
+            (at(1, 1), at(5, 1)),
+            &Walk::new(),
+            &Limits::default(),
+            &around,
+        );
+        assert_eq!(
+            p.unwrap(),
+            [
+                at(1, 1),
+                at(2, 1),
+                at(2, 2),
+                at(3, 2),
+                at(4, 2),
+                at(4, 1),
+                at(5, 1)
+            ]
+        );
+        let d = crate::toolkit::distances::distances_charged(
+            &g,
+            &[at(1, 1).into()],
+            &Walk::new(),
+            &Limits::default(),
+            &around,
+        );
+        assert_eq!(d[2], 5, "one step, then the occupied cell at 1 + 3");
     }
 }

@@ -8,7 +8,7 @@ use crate::lua::shared::searched::{rows, searched, SearchAsked};
 use crate::lua::stack::call::function;
 use crate::lua::stack::{Args, Export, Fresh};
 use crate::native::field::Field;
-use crate::toolkit::distances::{self, distances_from};
+use crate::toolkit::distances::{self, distances_charged};
 
 pub const EXPORT: Export = Export {
     name: "distances",
@@ -33,7 +33,7 @@ level_method!(level_distances, "level:distances", |args, _| {
 
 /// The distances over the window searched.
 fn values(s: &SearchAsked) -> Vec<i64> {
-    distances_from(&s.grid, &s.sources, &s.walk, &s.limits)
+    distances_charged(&s.grid, &s.sources, &s.walk, &s.limits, &s.charges)
 }
 
 #[cfg(feature = "luajit")]

@@ -121,10 +121,11 @@ impl Asked {
         Rect::around(self.start, r, self.size)
     }
 
-    /// The cells of `window` that `avoid` names, row-major (empty without
-    /// `avoid`).
+    /// The cells of `window` that `avoid` names or, on a level with
+    /// `occupied = true`, that are occupied, row-major (empty without
+    /// either).
     fn avoided_in(&self, args: &Args, window: Rect) -> Result<Vec<bool>, String> {
-        if !self.search.avoids() {
+        if !self.search.closes_cells() {
             return Ok(Vec::new());
         }
         if self.avoided.get().is_none() {
@@ -151,7 +152,10 @@ impl Asked {
     /// whole meets their errors), each cell read once over the windows.
     fn grow(&self, args: &Args, window: Rect, read: &mut Read) -> Result<(), String> {
         self.check(window)?;
-        if self.search.avoids() {
+        // Occupied cells are closed as avoided ones are: both go through
+        // `avoided_in`, so that `explore` honours `occupied` as every other
+        // search does (`Search::limits`).
+        if self.search.closes_cells() {
             read.avoided.grow(window, |rect| self.avoided_in(args, rect))?;
         }
         read.known.grow(window, |rect| args.flags(2, "known", (rect.x, rect.y), (rect.w, rect.h)))?;

@@ -11,7 +11,7 @@ use crate::lua::stack::call::function;
 use crate::lua::stack::replies::Positions;
 use crate::lua::stack::{Args, Export};
 use crate::memory;
-use crate::toolkit::board::{Limits, Walk, MAX_VALUE};
+use crate::toolkit::board::{Charges, Limits, Walk, MAX_VALUE};
 use crate::toolkit::path::{self, NoPath};
 
 pub const EXPORT: Export = Export {
@@ -54,6 +54,7 @@ struct Asked {
     near: bool,
     walk: Walk,
     limits: Limits,
+    charges: Charges,
 }
 
 /// The route from `from` to `to` on a map of `size` with the options at
@@ -66,8 +67,10 @@ fn route(
     (from, to): (Pos, Pos),
     cells_of: impl FnOnce(Rect) -> Result<Grid, String>,
 ) -> Result<Asked, String> {
-    let (search, window, near) = route_window(args, options_at, size, (from, to))?;
+    let (mut search, window, near) = route_window(args, options_at, size, (from, to))?;
+    search.open_goal(to);
     let limits = search.limits(args, window, size)?;
+    let charges = search.charges_in(args, window);
     Ok(Asked {
         grid: cells_of(window)?,
         window,
@@ -76,6 +79,7 @@ fn route(
         near,
         walk: search.walk,
         limits,
+        charges,
     })
 }
 
@@ -98,7 +102,7 @@ fn route_window(
     if !near {
         window = Rect::around(to, 0, size);
     }
-    memory::check(path::bound((window.w, window.h), search.walk.cost.is_some()))?;
+    memory::check(path::bound((window.w, window.h), search.weighted()))?;
     Ok((search, window, near))
 }
 
@@ -107,7 +111,7 @@ fn found(r: &Asked) -> Result<Vec<Pos>, String> {
     let (window, from, to) = (r.window, r.from, r.to);
     let found = if r.near {
         let (a, b) = (window.inside(from), window.inside(to));
-        path::path_within(&r.grid, a, b, &r.walk, &r.limits)
+        path::path_charged(&r.grid, (a, b), &r.walk, &r.limits, &r.charges)
     } else {
         // Farther than `max`: the grid is the goal's cell alone.
         let open =

@@ -168,6 +168,7 @@ pub fn searched_cells(
         return Err(ANOTHER_WINDOW.into());
     }
     let limits = asked.search.limits(args, window, size)?;
+    let charges = asked.search.charges_in(args, window);
     Ok(SearchAsked {
         size,
         window,
@@ -176,5 +177,6 @@ pub fn searched_cells(
         walk: asked.search.walk,
         limits,
         factor: asked.search.factor,
+        charges,
     })
 }

@@ -13,7 +13,7 @@ use crate::lua::stack::{Args, Field, Key};
 use crate::memory;
 use crate::native::field::Field as NativeField;
 use crate::native::Bits;
-use crate::toolkit::board::{Limits, Source, Walk, MAX_START};
+use crate::toolkit::board::{Charges, Limits, Source, Walk, MAX_COST, MAX_START};
 use crate::toolkit::distances::{self, search_window};
 use crate::toolkit::flee::{DEFAULT_FACTOR, FACTORS};
 
@@ -123,8 +123,11 @@ fn each_position(
     })
 }
 
-/// The options of `distances` and `path`, and of `flee` (with `factor`).
-pub const DISTANCES: &[&str] = &["avoid", "blocked", "cost", "diagonal", "known", "max"];
+/// The options of `distances` and `path` (whose `diagonal` may be a cost
+/// and `occupied` too, with `straight`), and of `flee` (with `factor`).
+pub const DISTANCES: &[&str] = &[
+    "avoid", "blocked", "cost", "diagonal", "known", "max", "straight",
+];
 pub const FLEE: &[&str] = &[
     "avoid", "blocked", "cost", "diagonal", "factor", "known", "max",
 ];
@@ -144,6 +147,13 @@ pub struct Search {
     known: bool,
     /// A level's occupied cells are closed (`{occupied = true}`).
     occupied: bool,
+    /// What steps cost besides their cells (`diagonal`, `straight` and
+    /// `occupied` as integers, for the functions that take `straight`):
+    /// the factors of straight and diagonal steps, and the extra cost of
+    /// entering an occupied cell (0: none).
+    pub charged: (u64, u64, u64),
+    /// A cell `occupied` never closes: the goal of `path` (`open_goal`).
+    open: Option<Pos>,
 }
 
 /// `accepted`, and on a level `occupied` too, in order.
@@ -181,16 +191,29 @@ pub fn search_options(
         avoid: None,
         known: false,
         occupied: false,
+        charged: (1, 1, 0),
+        open: None,
     };
     let mut cost_at = None;
     let on_level = with_occupied(args, accepted);
+    // `distances` and `path` charge steps: `diagonal` and `occupied` may be
+    // costs there.
+    let charges = accepted.contains(&"straight");
     read_options(args, index, &on_level, |name, value| {
         match name {
             "blocked" => search.walk.blocked = byte_set(string_option(name, value)?),
             "diagonal" => match value {
                 Arg::Bool(b) => search.walk.diagonal = b,
+                v if charges && v.integer().is_some() => {
+                    search.walk.diagonal = true;
+                    search.charged.1 = step_factor(name, value, "a boolean or an integer")?;
+                }
+                other if charges => {
+                    step_factor(name, other, "a boolean or an integer").map(drop)?
+                }
                 other => return Err(format!("diagonal must be a boolean, got {other}")),
             },
+            "straight" => search.charged.0 = step_factor(name, value, "an integer")?,
             "max" => search.max = Some(int_in(name, value, 0, i64::MAX)?),
             "factor" => search.factor = factor(value)?,
             "avoid" => {
@@ -199,6 +222,12 @@ pub fn search_options(
             }
             "occupied" => match value {
                 Arg::Bool(b) => search.occupied = b,
+                v if charges && v.integer().is_some() => {
+                    search.charged.2 = step_factor(name, value, "a boolean or an integer")?
+                }
+                other if charges => {
+                    step_factor(name, other, "a boolean or an integer").map(drop)?
+                }
                 other => return Err(format!("occupied must be a boolean, got {other}")),
             },
             "known" if matches!(value, Arg::Other("table")) => search.known = true,
@@ -221,10 +250,90 @@ pub fn search_options(
         let costs = args.with_field(index, Key::Field(Field::Cost), cost_table)?;
         search.walk.cost = Some(Box::new(costs));
     }
+    search.check_charges()?;
     Ok(search)
 }
 
+/// A step's factor or an occupied cell's extra cost: an integer from 1 to
+/// `MAX_COST` (the option being `what`, for the message).
+fn step_factor(name: &str, value: Arg, what: &str) -> Result<u64, String> {
+    match value.integer() {
+        Some(i) if (1..=MAX_COST as i64).contains(&i) => Ok(i as u64),
+        _ => Err(format!(
+            "{name} must be {what} from 1 to {MAX_COST}, got {value}"
+        )),
+    }
+}
+
 impl Search {
+    /// Whether steps are charged besides their cells' costs (a weighted
+    /// search).
+    pub fn charges(&self) -> bool {
+        self.charged != (1, 1, 0)
+    }
+
+    /// Whether the search is Dijkstra's: costs, or charged steps.
+    pub fn weighted(&self) -> bool {
+        self.walk.cost.is_some() || self.charges()
+    }
+
+    /// The costliest step `diagonal`, `straight`, `occupied` and `cost`
+    /// together allow must cost at most `MAX_COST`, so that every sum stays
+    /// exact.
+    fn check_charges(&self) -> Result<(), String> {
+        if !self.charges() {
+            return Ok(());
+        }
+        let (straight, diagonal, extra) = self.charged;
+        let dearest = match &self.walk.cost {
+            Some(costs) => (0..256)
+                .filter(|&c| !self.walk.blocked[c])
+                .map(|c| costs[c])
+                .max()
+                .unwrap_or(1),
+            None => 1,
+        };
+        let factor = if self.walk.diagonal {
+            straight.max(diagonal)
+        } else {
+            straight
+        };
+        let step = (dearest + extra).saturating_mul(factor);
+        if step > MAX_COST {
+            return Err(format!(
+                "the costliest step (cost {dearest}{}, times {factor}) is {step}: it must be at most {MAX_COST}",
+                if extra > 0 { format!(" + occupied {extra}") } else { String::new() }
+            ));
+        }
+        Ok(())
+    }
+
+    /// `occupied` (true) does not close `goal`: a path may end on an
+    /// occupied cell, as it may start on one.
+    pub fn open_goal(&mut self, goal: Pos) {
+        self.open = Some(goal);
+    }
+
+    /// The charges of a search over `window` on the level at 1: the
+    /// factors, and the occupied cells of the window with their extra cost
+    /// (`Charges::none` when nothing is charged).
+    pub fn charges_in(&self, args: &Args, window: Rect) -> Charges {
+        let (straight, diagonal, extra) = self.charged;
+        let mut costly = Vec::new();
+        if extra > 0 {
+            let level = args
+                .level_at(1)
+                .expect("occupied is an option of levels only");
+            costly = window.cells().map(|p| level.occupied(p)).collect();
+        }
+        Charges {
+            straight,
+            diagonal,
+            extra,
+            costly,
+        }
+    }
+
     /// The limits of a search over `window` of a map of `size`: the cells
     /// of the window that an `avoid` entry names or that `known` does not
     /// mark, row-major (empty when neither was given), and `max`. Every
@@ -315,6 +424,12 @@ impl Search {
         self.avoid.is_some()
     }
 
+    /// Whether cells besides the blocked and unknown ones are closed: those
+    /// `avoid` names, or a level's occupied cells (`occupied = true`).
+    pub fn closes_cells(&self) -> bool {
+        self.avoid.is_some() || self.occupied
+    }
+
     /// The cells of a map of `size` that `avoid` names, a bit each,
     /// row-major: `avoid` read once, for a caller that reads several
     /// windows (`explore`), after its memory bound is checked. The bitset
@@ -365,7 +480,7 @@ impl Search {
                 .expect("occupied is an option of levels only");
             closed.resize(window.w * window.h, false);
             for (c, p) in closed.iter_mut().zip(window.cells()) {
-                *c |= level.occupied(p);
+                *c |= level.occupied(p) && self.open != Some(p);
             }
         }
         Ok(Limits {
@@ -447,7 +562,7 @@ pub fn search_args(
     let mut sources = sources(args, sources_at, shape, size.0, size.1)?;
     let window = search_window(&sources, search.max, size);
     let first = sources[0].value;
-    let keyed = search.walk.cost.is_some() || sources.iter().any(|s| s.value != first);
+    let keyed = search.weighted() || sources.iter().any(|s| s.value != first);
     memory::check(bound((window.w, window.h), sources.len(), keyed))?;
     sources.retain(|s| window.contains(s.pos));
     for s in &mut sources {

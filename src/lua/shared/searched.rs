@@ -7,7 +7,7 @@ use super::search::{search_args, SearchBound};
 use crate::grid::{Grid, Rect};
 use crate::lua::stack::push::Rows;
 use crate::lua::stack::Args;
-use crate::toolkit::board::{Limits, Source, Walk};
+use crate::toolkit::board::{Charges, Limits, Source, Walk};
 
 /// What `distances` and `flee` were asked, read: the window of the map
 /// that a search within `max` can reach (all of it without `max`), its
@@ -20,6 +20,9 @@ pub struct SearchAsked {
     pub walk: Walk,
     pub limits: Limits,
     pub factor: f64,
+    /// What steps cost besides their cells (`distances`' `diagonal`,
+    /// `straight` and `occupied` costs).
+    pub charges: Charges,
 }
 
 /// `distances(m, sources [, options])`, or `flee`'s, whose options are
@@ -33,6 +36,7 @@ pub fn searched(
     let size = args.map_size(1)?;
     let asked = search_args(args, size, (2, 3), accepted, bound)?;
     let limits = asked.search.limits(args, asked.window, size)?;
+    let charges = asked.search.charges_in(args, asked.window);
     let w = asked.window;
     let grid = args.window(1, (w.x, w.y), (w.w, w.h), size.0)?;
     Ok(SearchAsked {
@@ -43,6 +47,7 @@ pub fn searched(
         walk: asked.search.walk,
         limits,
         factor: asked.search.factor,
+        charges,
     })
 }
 
