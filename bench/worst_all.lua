@@ -283,6 +283,12 @@ local function with_map(on)
       return on("floor", s):fov(x, y)
     end)
   end
+  M.frame = function()
+    return on_shapes("open, the whole map, bytes, a thing", function(s)
+      local m = on("floor", s)
+      return m:frame(1, 1, s[1], s[2], { bytes = true, things = { { x = 1, y = 1, char = "@" } } })
+    end)
+  end
   M.light = function()
     return {
       call("open 2000x2000, 16 coloured lights of radius 4000", function()

@@ -228,6 +228,19 @@ describe("the LÖVE demo's game", function()
     assert_checks(game)
   end)
 
+  it("logs what @ saw and did: the latest messages, the oldest dropped, kept by a save", function()
+    local game = Game.new { seed = 3 }
+    assert.are.same({ game.message }, game.log)
+    for i = 1, Game.LOG + 2 do game:say("message " .. i) end
+    assert.are.equal(Game.LOG, #game.log)
+    assert.are.equal("message 3", game.log[1])
+    assert.are.equal("message " .. (Game.LOG + 2), game.log[#game.log])
+    game:say("You stop.", true)
+    assert.are.equal("message " .. (Game.LOG + 2) .. " You stop.", game.message)
+    assert.are.equal("You stop.", game.log[#game.log])
+    assert.are.same(game.log, Game.load(game:save()).log)
+  end)
+
   it("dies, and r starts a new run", function()
     local game = game_on { "#####", "#@o>#", "#####" }
     game.player.hp = 1
@@ -373,10 +386,11 @@ describe("the LÖVE demo's scripted game", function()
     assert(result.ok, result.line)
     assert.are.equal("ok turns=1195 levels=4 deepest=4 returns=2 fights=84 kills=19 deaths=0 hp=30 gold=3 "
       .. "views=glyphs,tiles size=80x50 seed=7 saved=0", result.line:match("^(.-) turn_mean_us="))
-    -- A checksum of the save at turn 300, exact in doubles (LuaJIT's numbers).
+    -- A checksum of the save at turn 300, exact in doubles (LuaJIT's numbers);
+    -- the save holds the message log since issue 36.
     local sum = 0
     for i = 1, #saved do sum = (sum * 31 + saved:byte(i)) % 1000000007 end
-    assert.are.same({ 19626, 499695012 }, { #saved, sum })
+    assert.are.same({ 20037, 93776242 }, { #saved, sum })
   end)
 
   it("fails on a breach: a monster put on water, a level changed while away, a cell occupied by no one", function()

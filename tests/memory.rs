@@ -14,7 +14,7 @@ use map::input::Arg;
 use map::level::json;
 use map::level::{self, generate, Params};
 use map::native::{self, Bits};
-use map::toolkit::{analyze, autotile, board, distances, explore, fov, path, reach};
+use map::toolkit::{analyze, autotile, board, distances, explore, fov, frame, path, reach};
 
 /// Large, small and narrow maps (the bounds are per cell; debug builds are
 /// slow, so not the largest).
@@ -165,6 +165,32 @@ fn the_toolkit_stays_within_its_bound() {
             (seen, bytes)
         });
         checks.push(("fov".into(), peak, fov::bound(cells)));
+        let (_, peak) = peak_of(|| {
+            // A table's window copied, the frame, a light byte a cell and
+            // the byte form (the rows' form holds less: a digit a cell).
+            let copy = grid.clone();
+            let scene = frame::Scene {
+                terrain: &copy,
+                corner: Pos { x: 1, y: 1 },
+                size,
+                visible: None,
+                memory: None,
+                things: &[],
+                items: &[],
+                blank: b' ',
+            };
+            let camera = frame::Camera {
+                x: 1,
+                y: 1,
+                w: size.0,
+                h: size.1,
+            };
+            let made = frame::frame(&scene, camera);
+            let light = vec![0u8; cells];
+            let bytes = frame::bytes(&made, Some(&light));
+            (made, light, bytes)
+        });
+        checks.push(("frame".into(), peak, frame::bound(cells)));
         let tile = autotile::Autotile {
             class: map::grid::byte_set(b"#"),
             mode: autotile::Mode::Blob,

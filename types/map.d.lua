@@ -743,6 +743,7 @@ function map.autotile(m, options) end
 ---@class (exact) map.LevelFovOptions
 ---@field opaque? string the characters that block sight, default "#+"
 ---@field into? map.Field a memory of the level's size: the cells seen are marked in it, and their count returned instead of a field
+---@field field? boolean with `into`: return the field as well as marking it (default false: the count)
 
 ---@alias map.LevelFovOptions.Exact map.LevelFovOptions & table<keyof map.LevelFovOptions, any>
 
@@ -884,6 +885,17 @@ function NativeLevel:field() end
 ---@overload fun(self: map.NativeLevel, x: integer, y: integer, radius: integer|nil, options: map.LevelFovInto.Exact): integer
 ---@overload fun(self: map.NativeLevel, origin: map.Position, radius: integer|nil, options: map.LevelFovInto.Exact): integer
 function NativeLevel:fov(x, y, radius, options) end
+
+---`map.frame` on the level: its terrain, and with `things = true` its things.
+---@param x integer
+---@param y integer
+---@param w integer
+---@param h integer
+---@param options? map.FrameOptions.Exact
+---@return string[] rows
+---@return string[] states
+---@overload fun(self: map.NativeLevel, x: integer, y: integer, w: integer, h: integer, options: map.FrameBytesOptions.Exact): string
+function NativeLevel:frame(x, y, w, h, options) end
 
 ---`map.visible` on the level.
 ---@param x1 integer
@@ -1145,6 +1157,45 @@ function map.noise(options) end
 ---@param options? map.LightOptions.Exact
 ---@return map.LightMap
 function map.light(m, lights, options) end
+
+---What `map.frame` and `lvl:frame` draw from, beside the terrain.
+---@class (exact) map.FrameLayers
+---@field visible? map.Field a field of flags of the map's size (`lvl:fov`): the cells visible; default every cell
+---@field memory? map.Field a field of flags of the map's size (a memory): the cells remembered
+---@field things? map.Thing[]|true drawn over visible cells (the later over the earlier); `true` on a level: its own things
+---@field items? map.Thing[] drawn over visible and remembered cells, under the things
+---@field blank? string the one character of an unknown cell, default " "
+
+---`map.frame`'s and `lvl:frame`'s options for rows of strings.
+---@class (exact) map.FrameOptions: map.FrameLayers
+---@field bytes? false default false; `true`: one string of 4 bytes a cell (`map.FrameBytesOptions`)
+---@field light? number[][] only with `bytes = true`
+
+---@alias map.FrameOptions.Exact map.FrameOptions & table<keyof map.FrameOptions, any>
+
+---`map.frame` with `bytes = true`: one string of 4 bytes a cell.
+---@class (exact) map.FrameBytesOptions: map.FrameLayers
+---@field bytes true
+---@field light? number[][] a light map's rows (`map.light`, one channel): each cell's light byte is its value times 255, rounded (default 255)
+
+---@alias map.FrameBytesOptions.Exact map.FrameBytesOptions & table<keyof map.FrameBytesOptions, any>
+
+---What a camera of `w` x `h` cells whose top-left cell is `(x, y)` shows
+---(it may reach past the map: those cells are blank and unknown): the
+---characters, rows of `w`-character strings, and each cell's state, rows of
+---digits ("2" visible, "1" remembered, "0" unknown); with `bytes = true`,
+---one string of 4 bytes a cell, row-major. Errors on a camera of more than
+---`map.MAX_CELLS` cells, fields of another kind or size, a bad list.
+---@param m map.Map|map.Level
+---@param x integer
+---@param y integer
+---@param w integer
+---@param h integer
+---@param options? map.FrameOptions.Exact
+---@return string[] rows
+---@return string[] states
+---@overload fun(m: map.Map|map.Level, x: integer, y: integer, w: integer, h: integer, options: map.FrameBytesOptions.Exact): string
+function map.frame(m, x, y, w, h, options) end
 
 ---What a `map.save` string holds (either form), or the level or field a
 ---`save()` string holds. Errors ("map.load: ...") on a truncated,

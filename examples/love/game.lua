@@ -21,6 +21,7 @@ M.UP, M.DOWN = "<", ">"
 M.BLOCKED = "#+"            -- no actor stands on a wall or a closed door
 M.OPAQUE = "#+"             -- sight stops at walls and closed doors; an open door lets it through
 M.RADIUS = 8                -- of the player's field of view, and of a monster's sight of the player
+M.LOG = 5                   -- messages the log keeps (the latest last)
 M.CHASE = 30                -- steps: monsters farther than this from the player wait
 M.ALGORITHMS = map.ALGORITHMS -- every generator the module has: the surface's, then the dungeon's round and round
 -- A monster's hit points, its blow (dice), and its speed: a goblin acts
@@ -127,9 +128,10 @@ function Game:restart(seed)
   self.schedule = map.scheduler()
   self.schedule:add(self.player, M.PLAYER_SPEED)
   self.level = nil
+  self.log = {}
   self:enter(self:generate(1, nil), "start")
   self:others()
-  self.message = string.format("Level 1: %s, seed %d. x explores, > descends.", self.level.algorithm, seed)
+  self:say(string.format("Level 1: %s, seed %d. x explores, > descends.", self.level.algorithm, seed))
 end
 
 -- The place list of a level: more monsters deeper, placed away from the
@@ -246,16 +248,24 @@ function Game:enter(level, at)
 end
 
 -- The field of view from the player, kept for this turn (drawing, who is
--- in sight), and marked into the level's memory: two scans, as fov with
--- `into` gives only the count seen. Below the surface, the light of the
+-- in sight), and marked into the level's memory: one scan (fov's `into`
+-- with `field = true`). Below the surface, the light of the
 -- player's torch too (level:light: its colour's three channels), which the
 -- tile view shades the cells in sight by; nil by day.
 function Game:look()
   local p, level = self.player, self.level
-  self.visible = level.lvl:fov(p.x, p.y, M.RADIUS, { opaque = level.opaque })
-  level.lvl:fov(p.x, p.y, M.RADIUS, { opaque = level.opaque, into = level.seen })
+  self.visible = level.lvl:fov(p.x, p.y, M.RADIUS, { opaque = level.opaque, into = level.seen, field = true })
   self.light = level.lit and level.lvl:light({ { x = p.x, y = p.y, radius = M.RADIUS, color = M.TORCH } },
     { opaque = level.opaque, ambient = M.DARK }) or nil
+end
+
+-- A message: on screen (self.message, or after it with `append`) and the
+-- last of the log, which keeps the M.LOG latest (what @ saw and did).
+function Game:say(text, append)
+  self.message = append and self.message and self.message .. " " .. text or text
+  local log = self.log
+  log[#log + 1] = text
+  if #log > M.LOG then table.remove(log, 1) end
 end
 
 function Game:on_map(x, y)
@@ -293,28 +303,28 @@ function Game:attack(attacker, target)
   if not landed then
     if is_monster(target) then
       target.awake = true
-      self.message = string.format("You miss the %s.", target.kind.name)
+      self:say(string.format("You miss the %s.", target.kind.name))
     else
-      self.message = string.format("The %s misses you.", attacker.kind.name)
+      self:say(string.format("The %s misses you.", attacker.kind.name))
     end
     return
   end
   local damage = self.rng:dice(is_monster(attacker) and attacker.kind.damage or M.HIT)
   target.hp = target.hp - damage
   if not is_monster(target) then
-    self.message = string.format("The %s hits you (%d).", attacker.kind.name, damage)
+    self:say(string.format("The %s hits you (%d).", attacker.kind.name, damage))
     if target.hp <= 0 then
       target.hp = 0
       self.dead = true
       self.auto = nil
-      self.message = string.format("The %s kills you on level %d, turn %d. r starts again.",
-        attacker.kind.name, self.level.depth, self.turns)
+      self:say(string.format("The %s kills you on level %d, turn %d. r starts again.",
+        attacker.kind.name, self.level.depth, self.turns))
     end
     return
   end
   target.awake = true
   if target.hp > 0 then
-    self.message = string.format("You hit the %s (%d).", target.kind.name, damage)
+    self:say(string.format("You hit the %s (%d).", target.kind.name, damage))
     return
   end
   for i, monster in ipairs(self.level.monsters) do
@@ -326,7 +336,7 @@ function Game:attack(attacker, target)
   self.level.lvl:vacate(target.x, target.y)
   self.schedule:remove(target)
   self.kills = self.kills + 1
-  self.message = string.format("You kill the %s.", target.kind.name)
+  self:say(string.format("You kill the %s.", target.kind.name))
 end
 
 function Game:pick_up()
@@ -334,10 +344,10 @@ function Game:pick_up()
   local c = self:item_at(p.x, p.y)
   if c == "$" then
     self.gold = self.gold + 1
-    self.message = "You pick up some gold."
+    self:say("You pick up some gold.")
   elseif c == "!" then
     p.hp = math.min(p.max_hp, p.hp + M.POTION)
-    self.message = "You drink a potion."
+    self:say("You drink a potion.")
   else
     return
   end
@@ -361,19 +371,19 @@ function Game:bump(dx, dy)
   end
   if lvl:get(x, y) == M.DOOR then
     lvl:set(x, y, M.OPEN)
-    self.message = "You open the door."
+    self:say("You open the door.")
     return true
   end
   if not lvl:can_step(p.x, p.y, dx, dy, self.level.walk) then
-    self.message = "Blocked."
+    self:say("Blocked.")
     return false
   end
   p.x, p.y = x, y
   self.message = nil
   self:pick_up()
   local c = lvl:get(x, y)
-  if c == M.DOWN then self.message = "Stairs down: > descends." end
-  if c == M.UP then self.message = "Stairs up: < climbs." end
+  if c == M.DOWN then self:say("Stairs down: > descends.") end
+  if c == M.UP then self:say("Stairs up: < climbs.") end
   return true
 end
 
@@ -390,7 +400,7 @@ function Game:explore_step()
   local route = self.level.lvl:explore(self.level.seen, self.player, self.level.walk)
   if not route or #route < 2 then
     self.auto, self.route = nil, nil
-    self.message = "Explored: nothing more to see from here."
+    self:say("Explored: nothing more to see from here.")
     return false, "explored"
   end
   return self:follow(route)
@@ -408,7 +418,7 @@ function Game:travel_step()
   local route, err = self.level.lvl:path(p, t, { blocked = walk.blocked, diagonal = true, known = self.level.seen })
   if not route then
     self.auto, self.route, self.target = nil, nil, nil
-    self.message = "No known way there: " .. err
+    self:say("No known way there: " .. err)
     return false, "stuck"
   end
   return self:follow(route)
@@ -422,7 +432,7 @@ function Game:travel(x, y)
   end
   self.target = { x = x, y = y }
   self.auto = "travel"
-  self.message = "Travelling..."
+  self:say("Travelling...")
   return true
 end
 
@@ -436,7 +446,7 @@ end
 function Game:descend()
   local p, level = self.player, self.level
   if not same_cell(p, level.stairs) then
-    self.message = "There are no stairs down here."
+    self:say("There are no stairs down here.")
     return false
   end
   local below = self.levels[level.depth + 1]
@@ -445,7 +455,7 @@ function Game:descend()
   else
     self:enter(self:generate(level.depth + 1, { x = p.x, y = p.y }), "start")
   end
-  self.message = string.format("Level %d: %s.", self.level.depth, self.level.algorithm)
+  self:say(string.format("Level %d: %s.", self.level.depth, self.level.algorithm))
   return true, "level"
 end
 
@@ -453,11 +463,11 @@ end
 function Game:ascend()
   local p, level = self.player, self.level
   if not (level.up and same_cell(p, level.up)) then
-    self.message = "There are no stairs up here."
+    self:say("There are no stairs up here.")
     return false
   end
   self:enter(self.levels[level.depth - 1], "down")
-  self.message = string.format("Back on level %d.", self.level.depth)
+  self:say(string.format("Back on level %d.", self.level.depth))
   return true, "level"
 end
 
@@ -556,7 +566,7 @@ function Game:tick()
   end
   if self.player.hp < hp or self:threatened() then
     self.auto = nil
-    self.message = (self.message and self.message .. " " or "") .. "You stop."
+    self:say("You stop.", true)
     return "danger"
   end
   if self.auto == "travel" and same_cell(self.player, self.target) then
@@ -590,10 +600,10 @@ function Game:key(key)
   end
   if command == "explore" then
     if was_auto then
-      self.message = "Stopped."
+      self:say("Stopped.")
     else
       self.auto = "explore"
-      self.message = "Exploring..."
+      self:say("Exploring...")
     end
   elseif command then
     self:turn(command)
@@ -679,6 +689,7 @@ function Game:save()
     version = 1, seed = self.seed, size = self.size, depth = self.level.depth, levels = levels,
     player = { x = p.x, y = p.y, hp = p.hp, max_hp = p.max_hp }, gold = self.gold, turns = self.turns,
     kills = self.kills, fights = self.fights, dead = self.dead, view = self.view, message = self.message,
+    log = self.log,
     rng = self.rng:state(), schedule = self.schedule:state(), order = order,
   }, {}))
 end
@@ -693,6 +704,7 @@ function M.load(text, options)
   assert(type(saved) == "table" and saved.version == 1, "not a save of this game")
   local self = setmetatable({}, Game)
   self.size, self.seed, self.view, self.message = saved.size, saved.seed, saved.view, saved.message
+  self.log = saved.log or {}
   self.width, self.height = self.size[1], self.size[2]
   self.clock = options.clock or os.clock
   self.new_seed = options.new_seed or function() return self.seed + 1 end

@@ -27,8 +27,11 @@ end
 -- The scripted game's end: a result line on stdout and in a file (the path
 -- in MAP_DEMO_RESULT, else result.txt in the save directory), then quit
 -- with 0 or 1.
+local drawn = { n = 0, seconds = 0 } -- the scripted game's frames drawn, and their time
+
 local function finish(ok, line)
   local dir = love.filesystem.getSaveDirectory() .. "/"
+  if drawn.n > 0 then line = line .. (" draw_mean_us=%d"):format(drawn.seconds / drawn.n * 1e6 + 0.5) end
   local text = "map-demo: " .. line .. " screenshots=" .. dir .. SHOT:format("glyphs") .. "," .. dir
     .. SHOT:format("tiles")
   print(text)
@@ -121,8 +124,13 @@ function love.update(dt)
   end
 end
 
+-- The scripted game times each frame's drawing (view.draw: the map, the
+-- HUD and the log), for the draw_mean_us of its result line.
 function love.draw()
+  if not script then return view.draw(game) end
+  local start = love.timer.getTime()
   view.draw(game)
+  drawn.n, drawn.seconds = drawn.n + 1, drawn.seconds + love.timer.getTime() - start
 end
 
 function love.keypressed(key)
@@ -132,16 +140,16 @@ function love.keypressed(key)
   if key == "<" or key == ">" or key == "." and love.keyboard.isDown("lshift", "rshift") then return end
   if key == "f5" then
     local ok, err = love.filesystem.write(SAVE, game:save())
-    game.message = ok and "Saved." or "Not saved: " .. tostring(err)
+    game:say(ok and "Saved." or "Not saved: " .. tostring(err))
     return
   elseif key == "f9" then
     local text = love.filesystem.read(SAVE)
     local ok, loaded = pcall(Game.load, text or "", { clock = game.clock, new_seed = game.new_seed })
     if ok then
       game = loaded
-      game.message = "Loaded."
+      game:say("Loaded.")
     else
-      game.message = text and "Not a save: " .. tostring(loaded) or "Nothing saved yet (F5 saves)."
+      game:say(text and "Not a save: " .. tostring(loaded) or "Nothing saved yet (F5 saves).")
     end
     return
   end

@@ -93,7 +93,7 @@ return {
     bad = {
       { "level:fov: into must be a memory (map.field or level:field()), got number",
         function(f) return f.lvl20:fov(2, 2, 3, { into = 5 }) end },
-      { 'level:fov: unknown option "colour" (options: into, opaque)',
+      { 'level:fov: unknown option "colour" (options: field, into, opaque)',
         function(f) return f.lvl20:fov(2, 2, 3, { colour = 1 }) end },
       { "level:fov: into must be a memory (map.field or level:field()), got a freed field", function(f)
         return cases.freed(function() return f.lvl20:field() end,

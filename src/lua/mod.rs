@@ -100,6 +100,7 @@ exports! {
     names,
     noise,
     save,
+    frame,
     #[cfg(feature = "probe")]
     panic_probe,
     #[cfg(feature = "probe")]

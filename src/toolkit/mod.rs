@@ -10,6 +10,7 @@ pub mod explore;
 pub mod flee;
 pub mod flood;
 pub mod fov;
+pub mod frame;
 pub mod light;
 pub mod line;
 pub mod noise;

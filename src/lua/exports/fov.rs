@@ -1,6 +1,7 @@
 //! `map.fov(m, x, y [, radius [, options]])`: the cells visible from a
 //! cell, as rows of `true`; `lvl:fov(...)`: a field of them, or, with
-//! `into` (a memory of the level), the count of cells seen, marked in it.
+//! `into` (a memory of the level), the count of cells seen, marked in it
+//! (with `field = true`, marked in it and the field returned).
 
 use std::borrow::Cow;
 use std::ffi::c_int;
@@ -9,6 +10,7 @@ use crate::grid::{ByteSet, Grid, Pos, Rect};
 use crate::input::Arg;
 use crate::lua::shared::cells::{after_cell, cell};
 use crate::lua::shared::level_method::level_method;
+use crate::lua::shared::options::read_options;
 use crate::lua::shared::sight::{opaque, radius};
 use crate::lua::stack::call::function;
 use crate::lua::stack::block::what;
@@ -51,11 +53,32 @@ level_method!(level_fov, "level:fov", |args, _| {
             _ => unsafe { memory_at(a, top, size) }.map(Some),
         }
     })?;
+    let field = wants_field(args, options_at)?;
     Ok(match into {
-        Some(memory) => Either::Left(memory.mark(window, &seen) as i64),
+        Some(memory) if !field => Either::Left(memory.mark(window, &seen) as i64),
+        Some(memory) => {
+            memory.mark(window, &seen);
+            Either::Right(Fresh::new(NativeField::flags(size, window, seen)))
+        }
         None => Either::Right(Fresh::new(NativeField::flags(size, window, seen))),
     })
 });
+
+/// `level:fov`'s option `field`: with `into`, return the field of what is
+/// visible as well as marking it (`true`), or the count (`false`, the default).
+fn wants_field(args: &Args, index: c_int) -> Result<bool, String> {
+    let mut field = false;
+    read_options(args, index, &["field", "into", "opaque"], |name, value| {
+        if name == "field" {
+            field = match value {
+                Arg::Bool(b) => b,
+                other => return Err(format!("field must be a boolean, got {other}")),
+            };
+        }
+        Ok(())
+    })?;
+    Ok(field)
+}
 
 /// What `fov` was asked: the window of the map it reads (the whole map
 /// without a radius) and the origin within it.

@@ -25,9 +25,9 @@ pub fn radius(arg: Arg, far: usize) -> Result<Option<usize>, String> {
 /// `fov`'s options: the characters that block sight.
 pub fn opaque(args: &Args, index: c_int) -> Result<ByteSet, String> {
     let mut opaque = byte_set(OPAQUE);
-    // On a level, `into` (a memory to mark) is read by `level:fov`.
+    // On a level, `into` (a memory to mark) and `field` are read by `level:fov`.
     let names: &[&str] = if args.is_method() {
-        &["into", "opaque"]
+        &["field", "into", "opaque"]
     } else {
         &["opaque"]
     };

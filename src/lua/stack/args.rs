@@ -122,6 +122,10 @@ fields! {
     H = "h",
     Door = "door",
     KeyCell = "key",
+    Visible = "visible",
+    Memory = "memory",
+    Things = "things",
+    Light = "light",
 }
 
 /// A table key for `Args::with_field`.

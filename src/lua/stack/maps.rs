@@ -210,6 +210,26 @@ impl Args {
         self.cells_of_rows(index, name, corner, size, None, value)
     }
 
+    /// The cells `(x0, y0) + (w, h)` of the table of rows of numbers at
+    /// `index` (`name` in messages; a light map), row-major: each a number
+    /// from 0 to 1; the first that is not (in row order) is the error.
+    pub fn numbers(
+        &self,
+        index: c_int,
+        name: &str,
+        corner: (usize, usize),
+        size: (usize, usize),
+    ) -> Result<Vec<f64>, String> {
+        let number = |v: Arg, x, y| match v {
+            Arg::Int(i) if (0..=1).contains(&i) => Ok(i as f64),
+            Arg::Float(f) if (0.0..=1.0).contains(&f) => Ok(f),
+            _ => Err(format!(
+                "{name}[{y}][{x}] must be a number from 0 to 1, got {v}"
+            )),
+        };
+        self.cells_of_rows(index, name, corner, size, None, number)
+    }
+
     /// Cells `x0 .. x0+w` of rows `y0 .. y0+h` of the table of rows at
     /// `index` (`name` in messages), each read raw and turned by `cell`
     /// (given it and its `x, y`), row-major; a row that is nil gives
