@@ -191,18 +191,17 @@ describe("example", function()
     refused(("#"):rep(65) .. "\n" .. ("#"):rep(65), "sample is 65x2: at most 64x64")
     refused(("x"):rep(5000), "sample must be a string of at most 4160 bytes, got 5000 bytes")
     refused({ "###" }, "sample must be a string, got table")
-    refused("...\n...\n...",
-      "sample's border must be one blocking character all round (its corner is '.', blocking is \"#\")")
+    refused("...\n...\n...", 'sample has none of its blocking characters ("#"), which the level\'s border is made of')
     refused("#####\n#####\n#####", "sample must have floor '.' (not blocking), for @ and >")
     refused("caves", 'symmetry must be "none", "rotations" or "all", got "some"', { symmetry = "some" })
     -- Patterns that cannot tile a level: a ring around one floor cell
     -- fits only a 3x3 map; solid rock is all a larger one can be.
     refused("###\n#.#\n###", "no level from this sample in 20 attempts (0 contradictions, 20 cut off or without"
-      .. " floor): another seed, a larger map or a smaller n may do")
+      .. " floor) and 20 attempts to repair: another seed, a larger map or a smaller n may do")
   end)
 
   it("succeeds on the built-in samples at 48x32 (the first seeds; the 1000 in cargo test --release)", function()
-    for _, sample in ipairs { "caves", "caverns", "rooms", "dungeon", "overworld" } do
+    for _, sample in ipairs { "caves", "caverns", "rooms", "dungeon", "overworld", "maze" } do
       local ok = 0
       for seed = 1, 10 do
         local args = { width = 48, height = 32, seed = seed, algorithm = "example", sample = sample }
@@ -213,4 +212,87 @@ describe("example", function()
       assert.are.equal(10, ok, sample)
     end
   end)
+
+  -- A sample whose edge is not one blocking character (the maze built-in's
+  -- inside, drawn here): the level's border is its `#`, imposed through
+  -- the windows; cut-off parts repaired (src/generators/example/repair.rs).
+  local OPEN_24x16_1 = [[
+########################
+##.....>################
+##.####.##.............#
+##.####.##.###########.#
+##......##.###########.#
+##.#######.##.......##.#
+##.#######.##.#####.##.#
+##.........##.#####.##.#
+#####.#######@##....##.#
+#####.#######.##.##.##.#
+##....##......##.##.##.#
+##.##.##.#######.##.##.#
+##.##.##.#######.##.##.#
+##....##...............#
+########################
+########################
+]]
+  local MAZE_24x16_1 = [[
+########################
+################.##....#
+#...>##.##....##.##.##.#
+#.#####.##.##.##.##.##.#
+#.#####.##.##.##.##.##.#
+#..........##.##.##.##.#
+#############.##.##.##.#
+#############.##.##.##.#
+#..........##@##.......#
+###.##.###.##.##.#######
+###.##.###.##.##.#######
+#...##.....##....##....#
+######.######.#####.####
+######.######.#####.####
+##....................##
+########################
+]]
+  local OPEN = [[
+.##....##..........
+.##.#####.#####.###
+.##.#####.#####.###
+.##................
+.#################.
+.#################.
+....##..........##.
+###.##.########.##.
+###.##.########.##.
+.##....##.......##.
+.########.########.
+.########.########.
+...................]]
+
+  it("makes connected levels from a sample without a blocking edge, every window the sample's", function()
+    for _, wraps in ipairs { false, true } do
+      local set = windows(sample_rows(OPEN), 3, "all", wraps)
+      for seed = 1, 12 do
+        local m = map.generate { width = 40, height = 24, seed = seed, algorithm = "example", sample = OPEN,
+          wraps = wraps }
+        check_windows(m, set, 3)
+        check_connected(m, "#")
+        assert.are.equal(">", m[m.stairs.y][m.stairs.x])
+        local rows = terrain(m)
+        assert.are.equal(("#"):rep(40), rows[1])
+        assert.are.equal(("#"):rep(40), rows[24])
+        for y = 1, 24 do
+          assert.are.equal("#", rows[y]:sub(1, 1))
+          assert.are.equal("#", rows[y]:sub(40, 40))
+        end
+      end
+    end
+  end)
+
+  it("gives the same level from a sample without a blocking edge on every interpreter", function()
+    local text = map.generate_text { width = 24, height = 16, seed = 1, algorithm = "example", sample = OPEN,
+      items = 0 }
+    assert.are.equal(OPEN_24x16_1, (text:gsub("\n?$", "\n")))
+    text = map.generate_text { width = 24, height = 16, seed = 1, algorithm = "example", sample = "maze", items = 0 }
+    assert.are.equal(MAZE_24x16_1, (text:gsub("\n?$", "\n")))
+  end)
+
 end)

@@ -228,7 +228,7 @@
 
 ---@class (exact) map.ExampleOptions: map.Options
 ---@field algorithm "example"
----@field sample? string string of at most 4160 bytes, default "caves": the example: a built-in sample's name (caves, caverns, rooms, dungeon, overworld) or map text, rows of equal length
+---@field sample? string string of at most 4160 bytes, default "caves": the example: a built-in sample's name (caves, caverns, rooms, dungeon, overworld, maze) or map text, rows of equal length
 ---@field n? integer integer from 2 to 4, default 3: the windows' size: each n x n window of the level is one of the sample's
 ---@field symmetry? string string of at most 16 bytes, default "all": the sample's symmetries that count: none, rotations, or all (rotations and reflections)
 ---@field wraps? boolean boolean, default false: whether the sample's windows wrap round its edges (the level's never do)

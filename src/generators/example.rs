@@ -2,8 +2,9 @@
 //! (Maxim Gumin, 2016), bounded, with fixed cells and connected.
 //!
 //! 1. The sample (a built-in one by name, or map text: rows of equal
-//!    length) is read: its border must be one blocking character all
-//!    round, which becomes the output's border, and it must have floor `.`
+//!    length) is read: the output's border is its edge when that is one
+//!    blocking character all round, else the first of its blocking
+//!    characters it has; it must have floor `.`
 //!    (`@`, `>`, `$`, `!` and `<` in it are read as floor). Its n x n
 //!    windows under the symmetries asked for are the patterns
 //!    (`patterns.rs`).
@@ -19,12 +20,18 @@
 //!    are filled with the border's character; when that breaks a window
 //!    (or a fixed cell, or leaves fewer than 2 floor cells) the attempt
 //!    fails too. The solver's work over all attempts is capped
-//!    (`MAX_SUPPORT_UPDATES`), so no call runs long, and the error then
-//!    says what failed.
+//!    (`MAX_SUPPORT_UPDATES`). A sample without a blocking edge (refused
+//!    before the repair existed) skips these attempts.
+//! 4b. Only when those all failed: the repair (`repair.rs`) on the levels
+//!    cut off, then on new ones, up to `REPAIRS` and `MAX_REPAIR_UPDATES`;
+//!    the error then says what failed. Every level made before the repair
+//!    existed came out of step 4 with the same draws, so it is unchanged.
 //! 5. `@` on the floor cell nearest the centre, `>` on the floor cell
 //!    farthest from it by walking (both the first in row order on a tie).
 
 mod patterns;
+mod place;
+mod repair;
 mod samples;
 pub mod wfc;
 
@@ -32,10 +39,10 @@ use super::{Default, Generator, Kind, Layout, OptionSpec, Options, Terrain};
 use crate::grid::{byte_set, ByteSet, Grid, Pos, FLOOR};
 use crate::memory;
 use crate::rng::Rng;
-use crate::toolkit::board::{Walk, UNREACHED};
-use crate::toolkit::distances::distances;
 pub use patterns::{Patterns, Sample, Symmetry};
 pub use samples::SAMPLES;
+use place::{connect, level};
+use repair::Repair;
 use wfc::{Rules, Wave};
 
 /// Any printable character a sample has, `#` blocking and the border on
@@ -74,12 +81,22 @@ pub const MAX_WORK: usize = 3 << 20;
 /// a call's time whatever the sample.
 pub const ATTEMPTS: usize = 20;
 pub const MAX_SUPPORT_UPDATES: u64 = 400_000_000;
+/// Attempts of the repair (`repair.rs`) at most, and the support updates
+/// of the whole call past which it tries nothing more (checked before
+/// each solve and each part solved again): with the refusal below, the
+/// bound on a call's time from a sample the repair works on
+/// (docs/performance.md).
+pub const REPAIRS: usize = 20;
+pub const MAX_REPAIR_UPDATES: u64 = 60_000_000;
+/// Positions x patterns at most for a sample without a blocking edge
+/// (`MAX_WORK` is kept for the others, whose levels it allowed before).
+pub const MAX_REPAIRED_WORK: usize = 2_600_000;
 
 const SAMPLE: OptionSpec = OptionSpec {
     name: "sample",
     kind: Kind::Text { max: MAX_TEXT },
     default: Default::Text("caves"),
-    doc: "the example: a built-in sample's name (caves, caverns, rooms, dungeon, overworld) or map text, rows of equal length",
+    doc: "the example: a built-in sample's name (caves, caverns, rooms, dungeon, overworld, maze) or map text, rows of equal length",
 };
 
 const N: OptionSpec = OptionSpec {
@@ -173,6 +190,9 @@ struct Read {
     height: usize,
     cells: Vec<u8>,
     border: u8,
+    /// Whether the sample's edge is its border character all round: the
+    /// only samples read before the repair existed.
+    bordered: bool,
 }
 
 /// The sample's text and its blocking characters: a built-in sample's by
@@ -185,7 +205,26 @@ fn sample_text<'a>(text: &'a [u8], blocking: &'a [u8]) -> (&'a [u8], &'a [u8]) {
     (text, if blocking.is_empty() { own } else { blocking })
 }
 
-fn read_sample(text: &[u8], n: usize, blocked: &ByteSet) -> Result<Read, String> {
+/// The level's border: the sample's edge when that is one blocking
+/// character all round (the only samples read before a sample without
+/// such an edge was accepted, so their levels are as they were), else
+/// the first of `blocking` the sample has.
+fn border(cells: &[u8], (width, height): (usize, usize), blocking: &[u8]) -> Option<(u8, bool)> {
+    let on_edge = |i: usize| {
+        let (x, y) = (i % width, i / width);
+        x == 0 || y == 0 || x + 1 == width || y + 1 == height
+    };
+    let edge = cells[0];
+    let whole = (0..cells.len()).all(|i| !on_edge(i) || cells[i] == edge);
+    if whole && blocking.contains(&edge) {
+        return Some((edge, true));
+    }
+    let first = blocking.iter().copied().find(|c| cells.contains(c));
+    first.map(|c| (c, false))
+}
+
+fn read_sample(text: &[u8], n: usize, blocking: &[u8]) -> Result<Read, String> {
+    let blocked = byte_set(blocking);
     let rows = rows("sample", text)?;
     let (width, height) = (rows[0].len(), rows.len());
     if width > MAX_SAMPLE_SIDE || height > MAX_SAMPLE_SIDE {
@@ -206,18 +245,12 @@ fn read_sample(text: &[u8], n: usize, blocked: &ByteSet) -> Result<Read, String>
             c => c,
         })
         .collect();
-    let border = cells[0];
-    let on_border = |i: usize| {
-        let (x, y) = (i % width, i / width);
-        x == 0 || y == 0 || x + 1 == width || y + 1 == height
-    };
-    if !blocked[border as usize] || (0..cells.len()).any(|i| on_border(i) && cells[i] != border) {
-        return Err(format!(
-            "sample's border must be one blocking character all round (its corner is '{}', blocking is {:?})",
-            border as char,
-            blocked_text(blocked)
-        ));
-    }
+    let (border, bordered) = border(&cells, (width, height), blocking).ok_or_else(|| {
+        format!(
+            "sample has none of its blocking characters ({:?}), which the level's border is made of",
+            String::from_utf8_lossy(blocking)
+        )
+    })?;
     if !cells.contains(&FLOOR) || blocked[FLOOR as usize] {
         return Err("sample must have floor '.' (not blocking), for @ and >".into());
     }
@@ -226,14 +259,8 @@ fn read_sample(text: &[u8], n: usize, blocked: &ByteSet) -> Result<Read, String>
         height,
         cells,
         border,
+        bordered,
     })
-}
-
-fn blocked_text(blocked: &ByteSet) -> String {
-    (0u8..=255)
-        .filter(|&c| blocked[c as usize])
-        .map(char::from)
-        .collect()
 }
 
 fn symmetry(opts: &Options) -> Result<Symmetry, String> {
@@ -300,7 +327,7 @@ fn fixed_cells(
 /// besides the level's own bound (`level::bound`), for tests/memory.rs.
 pub fn solver_bound(name: &str, n: usize, (w, h): (usize, usize)) -> usize {
     let (text, blocking) = sample_text(name.as_bytes(), b"");
-    let read = read_sample(text, n, &byte_set(blocking)).expect("a built-in sample");
+    let read = read_sample(text, n, blocking).expect("a built-in sample");
     let sample = Sample {
         width: read.width,
         height: read.height,
@@ -325,7 +352,7 @@ fn problem(opts: &Options, (w, h): (usize, usize)) -> Result<Problem, String> {
     }
     let blocked = byte_set(blocking);
     let n = opts.count(&N);
-    let read = read_sample(text, n, &blocked)?;
+    let read = read_sample(text, n, blocking)?;
     let sample = Sample {
         width: read.width,
         height: read.height,
@@ -334,9 +361,10 @@ fn problem(opts: &Options, (w, h): (usize, usize)) -> Result<Problem, String> {
     let patterns = Patterns::read(&sample, n, symmetry(opts)?, opts.flag(&WRAPS), MAX_PATTERNS)
         .ok_or_else(|| format!("sample has more than {MAX_PATTERNS} patterns of {n}x{n}"))?;
     let positions = (w + 1 - n) * (h + 1 - n);
-    if positions.saturating_mul(patterns.len()) > MAX_WORK {
+    let most = if read.bordered { MAX_WORK } else { MAX_REPAIRED_WORK };
+    if positions.saturating_mul(patterns.len()) > most {
         return Err(format!(
-            "a {w}x{h} map from this sample is too large: {positions} positions x {} patterns, at most {MAX_WORK} (a smaller map, n or sample)",
+            "a {w}x{h} map from this sample is too large: {positions} positions x {} patterns, at most {most} (a smaller map, n or sample)",
             patterns.len()
         ));
     }
@@ -382,7 +410,11 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
         }
     }
     let (mut contradictions, mut cut_off) = (0, 0);
-    for _ in 0..ATTEMPTS {
+    let mut cut: Vec<Vec<u16>> = Vec::new();
+    // A sample without a blocking edge made no level before the repair
+    // existed: its attempts are the repair's from the first.
+    let attempts = if problem.read.bordered { ATTEMPTS } else { 0 };
+    for _ in 0..attempts {
         if work > MAX_SUPPORT_UPDATES {
             break;
         }
@@ -393,23 +425,68 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
         };
         let mut cells = output(patterns, &chosen, (w, h), (pw, ph));
         match connect(&mut cells, (w, h), &problem, &fixed) {
-            Some(player) => {
-                *grid = Grid::from_cells(w, h, cells);
-                let stairs = farthest(grid, player, &problem.blocked);
-                return Ok(Layout {
-                    rooms: Vec::new(),
-                    player,
-                    stairs: Some(stairs),
-                    blocked: Some(problem.blocking.clone()),
-                });
+            Some(player) => return Ok(level(grid, cells, player, &problem)),
+            None => {
+                cut_off += 1;
+                cut.push(chosen);
             }
-            None => cut_off += 1,
         }
     }
-    Err(format!(
-        "no level from this sample in {} attempts ({contradictions} contradictions, {cut_off} cut off or without floor): another seed, a larger map or a smaller n may do",
-        contradictions + cut_off
-    ))
+    // Only where every attempt above failed: a call that made a level
+    // before the repair existed ran no further than the loop above, with
+    // the same rng draws, so it makes the same level.
+    let repair = Repair {
+        patterns,
+        rules: &rules,
+        start: &start,
+        blocked: &problem.blocked,
+        border,
+        size: (w, h),
+        budget: MAX_REPAIR_UPDATES,
+    };
+    let tried = |repaired| {
+        format!(
+            "no level from this sample in {} attempts ({contradictions} contradictions, {cut_off} cut off or without floor) and {repaired} attempts to repair: another seed, a larger map or a smaller n may do",
+            contradictions + cut_off
+        )
+    };
+    match repaired(&repair, cut, rng, &mut work, (&problem, &fixed)) {
+        Ok((cells, player)) => Ok(level(grid, cells, player, &problem)),
+        Err(repaired) => Err(tried(repaired)),
+    }
+}
+
+/// The repair's attempts: the levels cut off above first, then new ones
+/// solved, until one is repaired (its cells and `@`), `REPAIRS` are
+/// tried or the work passes `MAX_REPAIR_UPDATES` (`Err`: how many were).
+fn repaired(
+    repair: &Repair,
+    cut: Vec<Vec<u16>>,
+    rng: &mut Rng,
+    work: &mut u64,
+    (problem, fixed): (&Problem, &[(usize, usize, u8)]),
+) -> Result<(Vec<u8>, Pos), usize> {
+    let mut cut = cut.into_iter();
+    let mut tried = 0;
+    while tried < REPAIRS && *work <= MAX_REPAIR_UPDATES {
+        tried += 1;
+        let mut chosen = match cut.next() {
+            Some(chosen) => chosen,
+            None => {
+                let mut wave = repair.start.clone();
+                match wave.solve(repair.rules, &repair.patterns.weights, rng, work) {
+                    Ok(chosen) => chosen,
+                    Err(_) => continue,
+                }
+            }
+        };
+        if let Some(mut cells) = repair.run(&mut chosen, rng, work) {
+            if let Some(player) = connect(&mut cells, repair.size, problem, fixed) {
+                return Ok((cells, player));
+            }
+        }
+    }
+    Err(tried)
 }
 
 /// Bans at every position covering each cell the patterns that do not
@@ -453,110 +530,6 @@ fn output(
         }
     }
     cells
-}
-
-/// Keeps the largest walkable component (the first in row order on a
-/// tie) and fills the others with the border's character; `@`'s cell, or
-/// `None` when that breaks a window or a fixed cell, or the component has
-/// fewer than 2 floor cells.
-fn connect(
-    cells: &mut [u8],
-    (w, h): (usize, usize),
-    problem: &Problem,
-    fixed: &[(usize, usize, u8)],
-) -> Option<Pos> {
-    let open = |c: u8| !problem.blocked[c as usize];
-    let mut component = vec![u32::MAX; w * h];
-    let mut sizes: Vec<usize> = Vec::new();
-    let mut stack = Vec::new();
-    for i in 0..w * h {
-        if !open(cells[i]) || component[i] != u32::MAX {
-            continue;
-        }
-        let id = sizes.len() as u32;
-        let mut size = 0;
-        component[i] = id;
-        stack.push(i);
-        while let Some(j) = stack.pop() {
-            size += 1;
-            let (x, y) = (j % w, j / w);
-            let around = [
-                (x > 0).then(|| j - 1),
-                (x + 1 < w).then_some(j + 1),
-                (y > 0).then(|| j - w),
-                (y + 1 < h).then_some(j + w),
-            ];
-            for k in around.into_iter().flatten() {
-                if open(cells[k]) && component[k] == u32::MAX {
-                    component[k] = id;
-                    stack.push(k);
-                }
-            }
-        }
-        sizes.push(size);
-    }
-    let largest = (0..sizes.len()).max_by_key(|&c| (sizes[c], std::cmp::Reverse(c)))? as u32;
-    let mut changed = Vec::new();
-    for i in 0..w * h {
-        if component[i] != u32::MAX && component[i] != largest {
-            cells[i] = problem.read.border;
-            changed.push(i);
-        }
-    }
-    let n = problem.patterns.n;
-    if !changed.is_empty() {
-        if fixed.iter().any(|&(x, y, c)| cells[y * w + x] != c) {
-            return None;
-        }
-        // Each window touching a changed cell, checked once.
-        let mut checked = vec![false; w * h];
-        let mut window = vec![0u8; n * n];
-        for &i in &changed {
-            let (x, y) = (i % w, i / w);
-            for py in y.saturating_sub(n - 1)..=y.min(h - n) {
-                for px in x.saturating_sub(n - 1)..=x.min(w - n) {
-                    if std::mem::replace(&mut checked[py * w + px], true) {
-                        continue;
-                    }
-                    for dy in 0..n {
-                        window[dy * n..][..n].copy_from_slice(&cells[(py + dy) * w + px..][..n]);
-                    }
-                    if !problem.patterns.contains(&window) {
-                        return None;
-                    }
-                }
-            }
-        }
-    }
-    let floor: Vec<usize> = (0..w * h).filter(|&i| cells[i] == FLOOR).collect();
-    if floor.len() < 2 {
-        return None;
-    }
-    let centre = (w as i64 / 2, h as i64 / 2);
-    let nearest = floor.iter().copied().min_by_key(|&i| {
-        let (dx, dy) = ((i % w) as i64 - centre.0, (i / w) as i64 - centre.1);
-        dx * dx + dy * dy
-    })?;
-    Some(Pos {
-        x: nearest % w + 1,
-        y: nearest / w + 1,
-    })
-}
-
-/// The floor cell farthest from `from` by walking, the first in row order
-/// on a tie.
-fn farthest(grid: &Grid, from: Pos, blocked: &ByteSet) -> Pos {
-    let mut walk = Walk::new();
-    walk.blocked = *blocked;
-    let dist = distances(grid, &[from], &walk);
-    let cells = grid.cells();
-    let mut best: Option<(u64, usize)> = None;
-    for (i, &d) in dist.iter().enumerate() {
-        if cells[i] == FLOOR && d != UNREACHED && best.is_none_or(|(bd, _)| d > bd) {
-            best = Some((d, i));
-        }
-    }
-    best.map_or(from, |(_, i)| grid.pos(i))
 }
 
 #[cfg(test)]

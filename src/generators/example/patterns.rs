@@ -115,8 +115,13 @@ impl Patterns {
 
     /// Whether `window` (n x n, row by row) is one of the patterns.
     pub fn contains(&self, window: &[u8]) -> bool {
+        self.find(window).is_some()
+    }
+
+    /// The pattern `window` (n x n, row by row) is, if one.
+    pub fn find(&self, window: &[u8]) -> Option<usize> {
         let size = self.n * self.n;
-        self.cells.chunks_exact(size).any(|c| c == window)
+        self.cells.chunks_exact(size).position(|c| c == window)
     }
 }
 

@@ -1,9 +1,11 @@
 //! The built-in samples, named by `sample = "<name>"`, each with the
-//! characters that block walking on it (the overworld's `#~^`). All but the
-//! last are levels of another generator (seed 7, `items = 0`, `@` and `>`
-//! read as floor); there is no maze (the overlapping model cannot keep a
-//! maze connected: docs/performance.md); the overworld's is drawn by
-//! hand: the overworld generator's coasts give past 2048 patterns of 3x3.
+//! characters that block walking on it (the overworld's `#~^`). The first
+//! four are levels of another generator (seed 7, `items = 0`, `@` and `>`
+//! read as floor); the overworld's is drawn by hand (the overworld
+//! generator's coasts give past 2048 patterns of 3x3), and so is the maze
+//! (a perfect maze with four loops added, passages one wide, walls two
+//! thick: a 3x3 window of wall exists, so a passage cut off can be filled
+//! and the repair (`repair.rs`) join the rest).
 
 /// Each sample by name, in the order the docs show them.
 /// (name, its blocking characters, its rows)
@@ -115,5 +117,27 @@ pub const SAMPLES: &[(&str, &str, &str)] = &[
 ~~...^^^.....\"\"\"\"....~~~\n\
 ~~~~..........\"\"....~~~~\n\
 ~~~~~~~~~~~~~~~~~~~~~~~~",
+    ),
+    (
+        "maze",
+        "#",
+        "\
+#######################\n\
+#######################\n\
+##.##....##..........##\n\
+##.##.#####.#####.#####\n\
+##.##.#####.#####.#####\n\
+##.##................##\n\
+##.#################.##\n\
+##.#################.##\n\
+##....##..........##.##\n\
+#####.##.########.##.##\n\
+#####.##.########.##.##\n\
+##.##....##.......##.##\n\
+##.########.########.##\n\
+##.########.########.##\n\
+##...................##\n\
+#######################\n\
+#######################",
     ),
 ];

@@ -127,6 +127,11 @@ impl Wave {
         (self.pw, self.ph)
     }
 
+    /// Whether pattern `p` is still possible at position `i`.
+    pub fn allows(&self, i: usize, p: usize) -> bool {
+        self.possible[i * self.count + p]
+    }
+
     pub fn positions(&self) -> usize {
         self.pw * self.ph
     }
