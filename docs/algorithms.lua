@@ -24,7 +24,8 @@
 package.path = "lua/?.lua;" .. package.path -- map.args, from the repository's root
 local map = require "map"
 local args = require "map.args"
-local allowed = args.allowed
+-- The Lua caller's wording: a string option that takes rows says so.
+local function allowed(option) return args.allowed(option, "lua") end
 
 local function lines(list) return table.concat(list, "\n") end
 
@@ -121,8 +122,8 @@ local function types()
     -- The first algorithm is the default: only its name may be left out.
     out[#out + 1] = ('---@field algorithm%s "%s"'):format(i == 1 and "?" or "", name)
     for _, option in ipairs(map.describe(name).options) do
-      out[#out + 1] = ("---@field %s? %s %s, default %s: %s"):format(option.name, option.type, allowed(option),
-        option.default_text, option.doc)
+      out[#out + 1] = ("---@field %s? %s %s, default %s: %s"):format(option.name, args.lua_type(option),
+        allowed(option), option.default_text, option.doc)
     end
     for _, taken in ipairs(taken_as_nothing(name)) do
       local owners = table.concat(taken.owners, " and ")
@@ -159,8 +160,8 @@ local function types()
     end
     if all then
       everywhere[#everywhere + 1] = option.name
-      out[#out + 1] = ("---@field %s? %s %s, default %s: %s"):format(option.name, option.type, allowed(option),
-        option.default_text, option.doc)
+      out[#out + 1] = ("---@field %s? %s %s, default %s: %s"):format(option.name, args.lua_type(option),
+        allowed(option), option.default_text, option.doc)
     end
   end
   for _, name in ipairs(everywhere) do seen[name] = true end

@@ -1,34 +1,18 @@
 -- The example generator (wave function collapse, the overlapping model):
 -- every window of every level checked by brute force against the sample's
--- windows read here in plain Lua, fixed cells kept, levels connected by
+-- windows as the plain-Lua reference (spec/reference/wfc.lua) enumerates
+-- them, fixed cells kept, levels connected by
 -- their own walking rule, hostile samples refused with their messages, and
 -- the success rate over seeds (the full 1000 seeds: `cargo test --release
 -- success_rates -- --ignored`).
 local map = require "map"
+local wfc = require "spec.reference.wfc"
 
 -- The sample's windows (n x n, under the symmetries asked for, the sample
--- wrapped when it wraps) as a set of strings, row after row.
+-- wrapped when it wraps) as a set of strings, row after row: the plain-Lua
+-- reference's enumeration.
 local function windows(rows, n, symmetry, wraps)
-  local h, w = #rows, #rows[1]
-  local set = {}
-  local function cell(x, y) return rows[(y - 1) % h + 1]:sub((x - 1) % w + 1, (x - 1) % w + 1) end
-  local turns = ({ none = 1, rotations = 4, all = 8 })[symmetry]
-  for y = 1, wraps and h or h - n + 1 do
-    for x = 1, wraps and w or w - n + 1 do
-      for v = 0, turns - 1 do
-        local out = {}
-        for dy = 0, n - 1 do
-          for dx = 0, n - 1 do
-            local sx, sy = dx, dy
-            if v >= 4 then sx = n - 1 - dx end
-            for _ = 1, v % 4 do sx, sy = sy, n - 1 - sx end
-            out[#out + 1] = cell(x + sx, y + sy)
-          end
-        end
-        set[table.concat(out)] = true
-      end
-    end
-  end
+  local _, _, set = wfc.patterns(rows, n, symmetry, wraps)
   return set
 end
 
@@ -190,7 +174,7 @@ describe("example", function()
       { width = 2000, height = 2000 })
     refused(("#"):rep(65) .. "\n" .. ("#"):rep(65), "sample is 65x2: at most 64x64")
     refused(("x"):rep(5000), "sample must be a string of at most 4160 bytes, got 5000 bytes")
-    refused({ "###" }, "sample must be a string, got table")
+    refused(true, "sample must be a string or an array of strings (its rows), got boolean")
     refused("...\n...\n...", 'sample has none of its blocking characters ("#"), which the level\'s border is made of')
     refused("#####\n#####\n#####", "sample must have floor '.' (not blocking), for @ and >")
     refused("caves", 'symmetry must be "none", "rotations" or "all", got "some"', { symmetry = "some" })

@@ -150,9 +150,9 @@ describe("types/map.d.lua", function()
       assert.are.same(names_of(taken), { table.unpack(names_of(own), #options + 1) })
       for j, option in ipairs(options) do
         local field = own[j]
-        assert.are.equal(option.type, field.type, name .. "." .. field.name)
+        assert.are.equal(args.lua_type(option), field.type, name .. "." .. field.name)
         assert.is_true(field.optional, name .. "." .. field.name .. " has a default")
-        assert.are.equal(("%s, default %s: %s"):format(args.allowed(option), option.default_text, option.doc),
+        assert.are.equal(("%s, default %s: %s"):format(args.allowed(option, "lua"), option.default_text, option.doc),
           field.doc, name .. "." .. field.name)
       end
       for j, option in ipairs(taken) do
@@ -180,7 +180,7 @@ describe("types/map.d.lua", function()
             local field = declared[option.name]
             local value = args.nothing(option)
             if value == nil then value = option.default end
-            if value ~= nil and (not field or field.type ~= option.type) then
+            if value ~= nil and (not field or field.type ~= args.lua_type(option)) then
               local ok, result = pcall(call, { width = 61, height = 21, seed = 9, algorithm = algorithm,
                 [option.name] = value })
               local what = ("%s: %s with %s = %s"):format(entry.label, algorithm, option.name, tostring(value))

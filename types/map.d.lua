@@ -228,12 +228,12 @@
 
 ---@class (exact) map.ExampleOptions: map.Options
 ---@field algorithm "example"
----@field sample? string string of at most 4160 bytes, default "caves": the example: a built-in sample's name (caves, caverns, rooms, dungeon, overworld, maze) or map text, rows of equal length
+---@field sample? string|string[] string of at most 4160 bytes, or an array of its rows, default "caves": the example: a built-in sample's name (caves, caverns, rooms, dungeon, overworld, maze) or map text, rows of equal length
 ---@field n? integer integer from 2 to 4, default 3: the windows' size: each n x n window of the level is one of the sample's
 ---@field symmetry? string string of at most 16 bytes, default "all": the sample's symmetries that count: none, rotations, or all (rotations and reflections)
 ---@field wraps? boolean boolean, default false: whether the sample's windows wrap round its edges (the level's never do)
 ---@field blocking? string string of at most 95 bytes, default "": the sample's characters that block walking, the level's blocked (empty: a built-in sample's own, else #)
----@field fixed? string string of at most 4160 bytes, default "": rows the level keeps exactly, placed at fixed_x, fixed_y (? a free cell)
+---@field fixed? string|string[] string of at most 4160 bytes, or an array of its rows, default "": rows the level keeps exactly, placed at fixed_x, fixed_y (? a free cell)
 ---@field fixed_x? integer integer from 1 to 1048576, default 1: the column of fixed's first character
 ---@field fixed_y? integer integer from 1 to 1048576, default 1: the row of fixed's first row
 ---@field items? integer integer from 0 to 10000, default 5: items ($ or !) on distinct floor cells; more than the free floor is an error
@@ -318,6 +318,7 @@
 ---@field min? number the smallest value (integers and numbers)
 ---@field max? number the largest value (integers and numbers), the most bytes (strings)
 ---@field open_min? boolean numbers: whether `min` itself is excluded
+---@field rows? boolean strings: true where the option also takes an array of strings, its rows (joined with newlines within `max` bytes)
 ---@field default? number|boolean|string nil where the default depends on the map
 ---@field default_text string the default in words (`"min(width, height)"`)
 ---@field doc string what it does

@@ -239,7 +239,7 @@ fn in_range<'a>(u: &mut Unstructured<'a>, kind: Kind) -> Result<Arg<'a>> {
             }
         }
         Kind::Bool => Arg::Bool(u.arbitrary()?),
-        Kind::Text { max } => {
+        Kind::Text { max, .. } => {
             let len = u.int_in_range(0..=max.min(64))?;
             Arg::Str(u.bytes(len)?)
         }
@@ -275,7 +275,7 @@ fn out_of_range<'a>(u: &mut Unstructured<'a>, kind: Kind) -> Result<Arg<'a>> {
         },
         // No booleans out of range: a wrong type instead.
         Kind::Bool => wrong_type(u, kind)?,
-        Kind::Text { max } => Arg::Str(&LONG[..(max + 1).min(LONG.len())]),
+        Kind::Text { max, .. } => Arg::Str(&LONG[..(max + 1).min(LONG.len())]),
     })
 }
 
@@ -615,7 +615,7 @@ fn accepts(kind: Kind, arg: Arg) -> Option<Value> {
             Arg::Bool(b) => Some(Value::Bool(b)),
             _ => None,
         },
-        Kind::Text { max } => match arg {
+        Kind::Text { max, .. } => match arg {
             Arg::Str(t) if t.len() <= max => Some(Value::Text(t.to_vec())),
             _ => None,
         },

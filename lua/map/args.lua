@@ -113,9 +113,11 @@ function M.number_text(x, kind)
 end
 
 -- An option's range in words, from its description (map.describe), in one
--- of two wordings. "allowed" (the default: the CLI's --help, the types'
--- docs, docs/generators.md): "integer from 1 to 10000", "number in (0, 1]",
--- "boolean". "title" (the page's inputs, said rather than written): "1 to
+-- of three wordings. "allowed" (the default: the CLI's --help): "integer
+-- from 1 to 10000", "number in (0, 1]", "boolean". "lua" (the types' docs,
+-- docs/generators.md): the same, and for a string option that takes rows
+-- (option.rows) ", or an array of its rows", which only a Lua caller can
+-- give. "title" (the page's inputs, said rather than written): "1 to
 -- 10000", "over 0, up to 1". Rust's check() words its messages itself.
 local WORDINGS = {
   allowed = { integer = "integer from %s to %s", closed = "number in [%s, %s]", open = "number in (%s, %s]" },
@@ -123,10 +125,20 @@ local WORDINGS = {
 }
 function M.allowed(option, wording)
   if option.type == "boolean" then return "boolean" end
-  if option.type == "string" then return ("string of at most %d bytes"):format(option.max) end
-  local forms = WORDINGS[wording or "allowed"]
+  if option.type == "string" then
+    local rows = wording == "lua" and option.rows and ", or an array of its rows" or ""
+    return ("string of at most %d bytes%s"):format(option.max, rows)
+  end
+  local forms = WORDINGS[wording == "title" and "title" or "allowed"]
   local form = option.type == "integer" and forms.integer or option.open_min and forms.open or forms.closed
   return form:format(M.number_text(option.min, option.type), M.number_text(option.max, option.type))
+end
+
+-- An option's type as the types declare it: its description's type, and
+-- "string|string[]" for a string option that takes its rows as an array.
+function M.lua_type(option)
+  if option.type == "string" and option.rows then return "string|string[]" end
+  return option.type
 end
 
 -- The value of an option that asks for nothing, which every algorithm takes

@@ -1,26 +1,32 @@
 -- A plain-Lua wave function collapse, the overlapping model, for
--- bench/example.lua's side-by-side times: the same method as the module's
--- (src/generators/example/wfc.rs: AC-4 support counts, the fewest patterns
--- left first, a pattern by its weight, restarts on a contradiction) written
--- the obvious way, with math.random for its draws. No fixed cells, border
--- or connection: the solver alone.
+-- bench/example.sh's side-by-side times (and the specs' windows): the
+-- same method as the module's (src/generators/example/wfc.rs: AC-4
+-- support counts, the fewest patterns left first, a pattern by its
+-- weight, restarts on a contradiction) written the obvious way, with
+-- math.random for its draws. No fixed cells, border or connection: the
+-- solver alone.
 local M = {}
 
--- The sample's n x n windows under all 8 symmetries: patterns (strings)
--- and their weights.
-function M.patterns(rows, n)
+-- The sample's n x n windows, row after row, under the symmetries asked
+-- for ("none", "rotations" or "all" 8, the default), the sample wrapped
+-- round its edges when `wraps`: the patterns (strings) in the order first
+-- met, their weights (how often met), and the set of them (pattern ->
+-- its number). The one enumeration the specs and the bench use.
+function M.patterns(rows, n, symmetry, wraps)
   local h, w = #rows, #rows[1]
+  local turns = ({ none = 1, rotations = 4, all = 8 })[symmetry or "all"]
+  local function cell(x, y) return rows[(y - 1) % h + 1]:sub((x - 1) % w + 1, (x - 1) % w + 1) end
   local index, list, weights = {}, {}, {}
-  for y = 1, h - n + 1 do
-    for x = 1, w - n + 1 do
-      for v = 0, 7 do
+  for y = 1, wraps and h or h - n + 1 do
+    for x = 1, wraps and w or w - n + 1 do
+      for v = 0, turns - 1 do
         local out = {}
         for dy = 0, n - 1 do
           for dx = 0, n - 1 do
             local sx, sy = dx, dy
             if v >= 4 then sx = n - 1 - dx end
             for _ = 1, v % 4 do sx, sy = sy, n - 1 - sx end
-            out[#out + 1] = rows[y + sy]:sub(x + sx, x + sx)
+            out[#out + 1] = cell(x + sx, y + sy)
           end
         end
         local key = table.concat(out)
@@ -33,7 +39,7 @@ function M.patterns(rows, n)
       end
     end
   end
-  return list, weights
+  return list, weights, index
 end
 
 local DX, DY, OPP = { 1, 0, -1, 0 }, { 0, 1, 0, -1 }, { 3, 4, 1, 2 }

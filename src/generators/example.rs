@@ -94,7 +94,10 @@ pub const MAX_REPAIRED_WORK: usize = 2_600_000;
 
 const SAMPLE: OptionSpec = OptionSpec {
     name: "sample",
-    kind: Kind::Text { max: MAX_TEXT },
+    kind: Kind::Text {
+        max: MAX_TEXT,
+        rows: true,
+    },
     default: Default::Text("caves"),
     doc: "the example: a built-in sample's name (caves, caverns, rooms, dungeon, overworld, maze) or map text, rows of equal length",
 };
@@ -108,7 +111,10 @@ const N: OptionSpec = OptionSpec {
 
 const SYMMETRY: OptionSpec = OptionSpec {
     name: "symmetry",
-    kind: Kind::Text { max: 16 },
+    kind: Kind::Text {
+        max: 16,
+        rows: false,
+    },
     default: Default::Text("all"),
     doc: "the sample's symmetries that count: none, rotations, or all (rotations and reflections)",
 };
@@ -122,14 +128,20 @@ const WRAPS: OptionSpec = OptionSpec {
 
 const BLOCKING: OptionSpec = OptionSpec {
     name: "blocking",
-    kind: Kind::Text { max: 95 },
+    kind: Kind::Text {
+        max: 95,
+        rows: false,
+    },
     default: Default::Text(""),
     doc: "the sample's characters that block walking, the level's blocked (empty: a built-in sample's own, else #)",
 };
 
 const FIXED: OptionSpec = OptionSpec {
     name: "fixed",
-    kind: Kind::Text { max: MAX_TEXT },
+    kind: Kind::Text {
+        max: MAX_TEXT,
+        rows: true,
+    },
     default: Default::Text(""),
     doc: "rows the level keeps exactly, placed at fixed_x, fixed_y (? a free cell)",
 };

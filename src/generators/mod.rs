@@ -149,9 +149,12 @@ pub enum Kind {
         open_min: bool,
     },
     Bool,
-    /// A string of at most `max` bytes (a sample, a template, a name).
+    /// A string of at most `max` bytes (a sample, a template, a name);
+    /// with `rows`, also an array of strings, its rows, which the front end
+    /// joins with newlines within the same bound (`level::rows`).
     Text {
         max: usize,
+        rows: bool,
     },
 }
 

@@ -13,6 +13,7 @@ pub mod locks;
 mod params;
 pub mod place;
 mod placement;
+pub mod rows;
 pub mod template;
 
 /// Per cell, at most, for generating a level and its text or JSON form

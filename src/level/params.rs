@@ -39,6 +39,10 @@ pub struct Params<'a> {
     /// Names the caller takes besides (`map.level`'s `things`), listed
     /// with the options when one given is unknown.
     pub also: &'static [&'static str],
+    /// The options given as arrays of rows (`rows::rows_bound`), as the
+    /// front end read them: their rows joined (`rows::join`) or the error,
+    /// reported in its turn among the checks.
+    pub joined: Vec<(&'static str, Result<Vec<u8>, String>)>,
 }
 
 impl<'a> Params<'a> {
@@ -58,6 +62,18 @@ impl<'a> Params<'a> {
             .iter()
             .find(|&&(n, _)| n == name)
             .map_or(Arg::Missing, |&(_, a)| a)
+    }
+
+    /// The text of option `name` given as rows, as the front end joined
+    /// it; an error if it was given as a table the front end did not read.
+    fn rows(&self, name: &str) -> Result<Value, String> {
+        match self.joined.iter().find(|&&(n, _)| n == name) {
+            Some((_, Ok(text))) => Ok(Value::Text(text.clone())),
+            Some((_, Err(message))) => Err(message.clone()),
+            None => Err(format!(
+                "{name} must be a string or an array of strings (its rows), got table"
+            )),
+        }
     }
 
     /// The same parameters with one more option set.
@@ -201,8 +217,9 @@ pub(super) fn checked(
     let mut values = Vec::with_capacity(algorithm.options.len() + 1);
     for spec in specs {
         let arg = given.option(spec.name);
-        let value = match arg {
-            Arg::Missing => spec.default.value(shorter_side),
+        let value = match (arg, spec.kind) {
+            (Arg::Missing, _) => spec.default.value(shorter_side),
+            (Arg::Other("table"), Kind::Text { rows: true, .. }) => given.rows(spec.name)?,
             _ => check(spec.name, spec.kind, arg)?,
         };
         values.push((spec.name, value));
@@ -235,11 +252,14 @@ fn check(name: &str, kind: Kind, arg: Arg) -> Result<Value, String> {
             _ => Err(format!("{name} must be a boolean, got {arg}")),
         },
         // The length is checked before the text is copied.
-        Kind::Text { max } => match arg {
+        Kind::Text { max, rows } => match arg {
             Arg::Str(t) if t.len() <= max => Ok(Value::Text(t.to_vec())),
             Arg::Str(t) => Err(format!(
                 "{name} must be a string of at most {max} bytes, got {} bytes",
                 t.len()
+            )),
+            _ if rows => Err(format!(
+                "{name} must be a string or an array of strings (its rows), got {arg}"
             )),
             _ => Err(format!("{name} must be a string, got {arg}")),
         },

@@ -112,9 +112,13 @@ unsafe fn push_option(l: *mut lua_State, spec: &OptionSpec) {
                 ffi::lua_setfield(l, t, c"open_min".as_ptr());
             }
             Kind::Bool => set_str(l, t, c"type", "boolean"),
-            Kind::Text { max } => {
+            Kind::Text { max, rows } => {
                 set_str(l, t, c"type", "string");
                 set_int(l, t, c"max", max as i64);
+                if rows {
+                    ffi::lua_pushboolean(l, 1);
+                    ffi::lua_setfield(l, t, c"rows".as_ptr());
+                }
             }
         }
         match spec.default {

@@ -4,9 +4,12 @@
 //! search is given (`search.rs`) and what `distances` and `flee` read
 //! (`searched.rs`), what the exports that look share (`sight.rs`),
 //! `generate`'s arguments (`params.rs`, with `vaults`, `arrive` and
-//! `place`: `design.rs`, and `rng = r`: `seed.rs`), `generate`'s table
-//! (`level_table.rs`) and its metadata read back (`level_meta.rs`), a map read from outside (`parsed.rs`) and the editors' `glyphs` (`glyphs.rs`), a level's methods (`level_method.rs`) and, on
-//! LuaJIT, what the route's helpers share (`route.rs`).
+//! `place`: `design.rs`, `rng = r`: `seed.rs`, and a sample's rows:
+//! `rows.rs`), `generate`'s table
+//! (`level_table.rs`) and its metadata read back (`level_meta.rs`), a map
+//! read from outside (`parsed.rs`) and the editors' `glyphs` (`glyphs.rs`),
+//! a level's methods (`level_method.rs`) and, on LuaJIT, what the route's
+//! helpers share (`route.rs`).
 
 pub mod cells;
 pub mod design;
@@ -19,6 +22,7 @@ pub mod params;
 pub mod parsed;
 #[cfg(feature = "luajit")]
 pub mod route;
+pub mod rows;
 pub mod search;
 pub mod searched;
 pub mod seed;

@@ -1,7 +1,8 @@
 //! `generate`'s arguments, `(width, height [, seed])` or `{options}`, as
 //! `level::Params`, for `generate`, `generate_text`, `generate_json` and
 //! `map.level{...}`: the options read pair by pair, `vaults`, `arrive` and
-//! `place` (`design.rs`), and `rng = r` (`seed.rs`).
+//! `place` (`design.rs`), `rng = r` (`seed.rs`) and the options given
+//! as rows (`rows.rs`).
 
 use std::ffi::c_int;
 
@@ -63,6 +64,7 @@ fn params_with<'a>(
             return Ok((params, SeedDraw::default()));
         }
         super::design::read(args, 1, &mut params.design)?;
+        super::rows::read(args, 1, &mut params);
         let (seed, draw) = seed_option(args, 1, rng.get(), params.seed)?;
         params.seed = seed;
         Ok((params, draw))

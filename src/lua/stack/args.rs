@@ -126,6 +126,8 @@ fields! {
     Memory = "memory",
     Things = "things",
     Light = "light",
+    Sample = "sample",
+    Fixed = "fixed",
 }
 
 /// A table key for `Args::with_field`.

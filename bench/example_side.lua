@@ -1,0 +1,149 @@
+-- bench/example.sh's Lua side: the example generator, and the plain-Lua
+-- WFC of spec/reference/wfc.lua, timed on the built-in samples (read from
+-- src/generators/example/samples.rs), one line per sample and size:
+--   <side> <sample> <w>x<h> <made> <tried> <seconds> <patterns>
+-- and the report of all lines (bench/example.sh's table).
+--   lua5.4 bench/example_side.lua samples DIR          -- each sample as DIR/<name>.txt
+--   lua5.4 bench/example_side.lua module LABEL FIRST COUNT N SYMMETRY
+--   lua5.4 bench/example_side.lua lua FIRST COUNT N SYMMETRY
+--   lua5.4 bench/example_side.lua report FILE
+-- `module` makes each level with map.generate_text (its defaults but the
+-- sample, n and symmetry: wraps off, the sample's border kept, up to 20
+-- attempts, connected); `lua` with wfc.solve, one attempt (a contradiction
+-- is a failure), no border or connection.
+package.path = "./?.lua;" .. package.path
+local wfc = require "spec.reference.wfc"
+local unpack = table.unpack or unpack
+
+local SAMPLES = { "caves", "caverns", "rooms", "dungeon", "overworld" }
+local SIZES = { { 48, 32 }, { 96, 64 } }
+local clock = os.clock
+
+-- A built-in sample's rows, read from its Rust source.
+local function sample_rows(name)
+  local source = assert(io.open("src/generators/example/samples.rs")):read("a")
+  local body = assert(source:match('"' .. name .. '",%s*"[^"]*",%s*"\\\n(.-)",\n'), name)
+  local rows = {}
+  for row in body:gmatch("([^\n]-)\\n\\\n") do rows[#rows + 1] = row end
+  rows[#rows + 1] = body:match("([^\n]*)$")
+  for i, row in ipairs(rows) do rows[i] = row:gsub('\\"', '"'):gsub("\\\\", "\\") end
+  return rows
+end
+
+local function line(side, name, w, h, made, tried, seconds, patterns)
+  print(("%s %s %dx%d %d %d %.6f %d"):format(side, name, w, h, made, tried, seconds, patterns))
+end
+
+local function module_side(label, first, count, n, symmetry)
+  local map = require "map"
+  for _, name in ipairs(SAMPLES) do
+    local patterns = #wfc.patterns(sample_rows(name), n, symmetry, false)
+    for _, size in ipairs(SIZES) do
+      local w, h = size[1], size[2]
+      local made, t = 0, clock()
+      for seed = first, first + count - 1 do
+        local ok = pcall(map.generate_text, { width = w, height = h, seed = seed, algorithm = "example",
+          sample = name, n = n, symmetry = symmetry })
+        if ok then made = made + 1 end
+      end
+      line(label, name, w, h, made, count, clock() - t, patterns)
+    end
+  end
+end
+
+local function lua_side(first, count, n, symmetry)
+  for _, name in ipairs(SAMPLES) do
+    local list, weights = wfc.patterns(sample_rows(name), n, symmetry, false)
+    for _, size in ipairs(SIZES) do
+      local w, h = size[1], size[2]
+      local made, t = 0, clock()
+      for seed = first, first + count - 1 do
+        math.randomseed(seed)
+        if wfc.solve(list, weights, n, w, h, 1) then made = made + 1 end
+      end
+      line("plain-lua", name, w, h, made, count, clock() - t, #list)
+    end
+  end
+end
+
+local function write_samples(dir)
+  for _, name in ipairs(SAMPLES) do
+    local f = assert(io.open(dir .. "/" .. name .. ".txt", "w"))
+    f:write(table.concat(sample_rows(name), "\n"), "\n")
+    f:close()
+  end
+end
+
+-- The table: per sample and size, each side's ms per call over all its
+-- rounds (the range of the rounds' in brackets) and the levels made of
+-- those tried; then the ratios of the time per level made (a call's time
+-- over the share of calls that made one), to the module on Lua 5.4.
+local SIDES = { "lua5.4", "luajit", "wfc-crate", "wfc-crate-each", "plain-lua" }
+local function report(file)
+  local by = {}
+  for l in io.lines(file) do
+    local side, name, size, made, tried, seconds, patterns = l:match("^(%S+) (%S+) (%S+) (%d+) (%d+) (%S+) (%d+)$")
+    if side then
+      local key = name .. " " .. size
+      by[key] = by[key] or {}
+      local s = by[key][side] or { made = 0, tried = 0, seconds = 0, rounds = {}, patterns = patterns }
+      s.made, s.tried, s.seconds = s.made + made, s.tried + tried, s.seconds + seconds
+      s.rounds[#s.rounds + 1] = seconds * 1000 / tried
+      by[key][side] = s
+    end
+  end
+  print("| sample | size | " .. table.concat(SIDES, " | ")
+    .. " | plain Lua / 5.4 | crate / 5.4 | crate / LuaJIT | crate-each / 5.4 |")
+  print("| --- | --- |" .. (" --- |"):rep(#SIDES + 4))
+  for _, name in ipairs(SAMPLES) do
+    for _, size in ipairs(SIZES) do
+      local sides = by[("%s %dx%d"):format(name, size[1], size[2])]
+      if sides then
+        local cells, made = {}, {}
+        for i, side in ipairs(SIDES) do
+          local s = sides[side]
+          if s then
+            table.sort(s.rounds)
+            made[side] = s.made > 0 and s.seconds * 1000 / s.made or nil
+            cells[i] = ("%.1f [%.1f-%.1f], %d/%d"):format(s.seconds * 1000 / s.tried, s.rounds[1],
+              s.rounds[#s.rounds], s.made, s.tried)
+          else
+            cells[i] = "-"
+          end
+        end
+        local function ratio(a, b)
+          if not (made[a] and made[b]) then return "-" end
+          return ("%.1fx"):format(made[a] / made[b])
+        end
+        print(("| %s | %dx%d | %s | %s | %s | %s | %s |"):format(name, size[1], size[2], table.concat(cells, " | "),
+          ratio("plain-lua", "lua5.4"), ratio("wfc-crate", "lua5.4"), ratio("wfc-crate", "luajit"),
+          ratio("wfc-crate-each", "lua5.4")))
+      end
+    end
+  end
+  print()
+  print("Each side: ms per call [the rounds' range], levels made / tried. Ratios: ms per level made, the other"
+    .. " side's over the module's (- where a side made none). Patterns (the module's and plain Lua's; the crate's,"
+    .. " whose sample wraps):")
+  for _, name in ipairs(SAMPLES) do
+    local sides = by[("%s %dx%d"):format(name, SIZES[1][1], SIZES[1][2])] or {}
+    print(("- %s: %s; %s"):format(name, sides["lua5.4"] and sides["lua5.4"].patterns or "-",
+      sides["wfc-crate"] and sides["wfc-crate"].patterns or "-"))
+  end
+end
+
+local mode = arg[1]
+if mode == "samples" then
+  write_samples(arg[2])
+elseif mode == "module" then
+  local label, first, count, n, symmetry = unpack(arg, 2, 6)
+  module_side(label, tonumber(first), tonumber(count), tonumber(n), symmetry)
+elseif mode == "lua" then
+  local first, count, n, symmetry = unpack(arg, 2, 5)
+  lua_side(tonumber(first), tonumber(count), tonumber(n), symmetry)
+elseif mode == "report" then
+  report(arg[2])
+else
+  error("usage: bench/example_side.lua samples DIR | module LABEL FIRST COUNT N SYMMETRY | lua FIRST COUNT N"
+    .. " SYMMETRY | report FILE")
+end
