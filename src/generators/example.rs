@@ -22,7 +22,8 @@
 //!    fails too. The solver's work over all attempts is capped
 //!    (`MAX_SUPPORT_UPDATES`). A sample without a blocking edge (refused
 //!    before the repair existed) skips these attempts.
-//! 4b. Only when those all failed: the repair (`repair.rs`) on the levels
+//!
+//!    Only when those all failed: the repair (`repair.rs`) on the levels
 //!    cut off, then on new ones, up to `REPAIRS` and `MAX_REPAIR_UPDATES`;
 //!    the error then says what failed. Every level made before the repair
 //!    existed came out of step 4 with the same draws, so it is unchanged.
