@@ -8,7 +8,8 @@
 package.cpath = love.filesystem.getSource() .. "/../../build/lib/lua/5.1/?.so;" .. package.cpath
 
 local TICK = 0.05                 -- seconds per auto-explore or travel turn
-local SAVE = "save.lua"           -- F5 saves the game here (in the save directory), F9 loads it
+local SAVE = "game.save"          -- F5 saves the game here (in the save directory; map.save's bytes), F9 loads it
+local OLD_SAVE = "save.lua"       -- where an older demo saved (Lua source), which this one does not load
 local SHOT = "map-demo-%s.png"    -- a view's screenshot in the scripted game, in the save directory
 local SCRIPT_SEED = 7             -- the scripted game's default seed
 
@@ -133,6 +134,23 @@ function love.draw()
   drawn.n, drawn.seconds = drawn.n + 1, drawn.seconds + love.timer.getTime() - start
 end
 
+-- F9: the game saved by F5, or why there is none.
+local function load_game()
+  local text = love.filesystem.read(SAVE)
+  if not text then
+    game:say(love.filesystem.getInfo(OLD_SAVE) and "Only an older demo's save (" .. OLD_SAVE .. "), which this one "
+      .. "does not load: F5 saves anew." or "Nothing saved yet (F5 saves).")
+    return
+  end
+  local ok, loaded = pcall(Game.load, text, { clock = game.clock, new_seed = game.new_seed })
+  if ok then
+    game = loaded
+    game:say("Loaded.")
+  else
+    game:say("Not loaded: " .. tostring(loaded))
+  end
+end
+
 function love.keypressed(key)
   if script then return end
   -- Shift+. is ">" on many layouts: text input takes it, not the rest key;
@@ -143,15 +161,7 @@ function love.keypressed(key)
     game:say(ok and "Saved." or "Not saved: " .. tostring(err))
     return
   elseif key == "f9" then
-    local text = love.filesystem.read(SAVE)
-    local ok, loaded = pcall(Game.load, text or "", { clock = game.clock, new_seed = game.new_seed })
-    if ok then
-      game = loaded
-      game:say("Loaded.")
-    else
-      game:say(text and "Not a save: " .. tostring(loaded) or "Nothing saved yet (F5 saves).")
-    end
-    return
+    return load_game()
   end
   if game:key(key) == "quit" then love.event.quit() end
 end
