@@ -29,10 +29,18 @@ end
 -- in MAP_DEMO_RESULT, else result.txt in the save directory), then quit
 -- with 0 or 1.
 local drawn = { n = 0, seconds = 0 } -- the scripted game's frames drawn, and their time
+-- MAP_DEMO_OLD_VIEW, the path of another view.lua (an older one, for
+-- bench/demo_draw.sh): the scripted game draws every frame with both views,
+-- in turn first, and times each (old_draw_mean_us beside draw_mean_us).
+local old_view
+local old_drawn = { n = 0, seconds = 0 }
 
 local function finish(ok, line)
   local dir = love.filesystem.getSaveDirectory() .. "/"
   if drawn.n > 0 then line = line .. (" draw_mean_us=%d"):format(drawn.seconds / drawn.n * 1e6 + 0.5) end
+  if old_drawn.n > 0 then
+    line = line .. (" old_draw_mean_us=%d"):format(old_drawn.seconds / old_drawn.n * 1e6 + 0.5)
+  end
   local text = "map-demo: " .. line .. " screenshots=" .. dir .. SHOT:format("glyphs") .. "," .. dir
     .. SHOT:format("tiles")
   print(text)
@@ -79,6 +87,11 @@ function love.load(args)
   view.load()
   love.keyboard.setKeyRepeat(true) -- a held key keeps walking
   if scripted then
+    local old = os.getenv("MAP_DEMO_OLD_VIEW")
+    if old and old ~= "" then
+      old_view = assert(loadfile(old))()
+      old_view.load()
+    end
     for _, name in ipairs { "glyphs", "tiles" } do love.filesystem.remove(SHOT:format(name)) end
     -- Each turn's map calls are timed as well as the whole turn.
     script = Script.new(game, { map_time = Script.time_map(require "map", love.timer.getTime) })
@@ -127,11 +140,17 @@ end
 
 -- The scripted game times each frame's drawing (view.draw: the map, the
 -- HUD and the log), for the draw_mean_us of its result line.
+local function timed_draw(v, times)
+  local start = love.timer.getTime()
+  v.draw(game)
+  times.n, times.seconds = times.n + 1, times.seconds + love.timer.getTime() - start
+end
+
 function love.draw()
   if not script then return view.draw(game) end
-  local start = love.timer.getTime()
-  view.draw(game)
-  drawn.n, drawn.seconds = drawn.n + 1, drawn.seconds + love.timer.getTime() - start
+  if old_view and drawn.n % 2 == 0 then timed_draw(old_view, old_drawn) end
+  timed_draw(view, drawn)
+  if old_view and drawn.n % 2 == 0 then timed_draw(old_view, old_drawn) end
 end
 
 -- F9: the game saved by F5, or why there is none.

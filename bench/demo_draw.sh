@@ -1,0 +1,27 @@
+#!/bin/sh
+# bench/demo_draw.sh [COMMIT] [WIDTHxHEIGHT]: the LÖVE demo's frame time, the
+# view of COMMIT (default e690365, the last drawn a cell at a time, with
+# love.graphics.print and rectangles) against this one (lvl:frame and
+# sprite batches), in one run: the scripted game under Xvfb draws every
+# frame with both views, in turn first, each timed with love.timer.getTime
+# (wall clock) around its draw call, as draw_mean_us always is
+# (examples/love/main.lua, MAP_DEMO_OLD_VIEW). Prints both means in µs.
+# Needs love, xvfb-run and xauth; the module built by `make`.
+set -eu
+cd "$(dirname "$0")/.."
+rev=${1:-e690365}
+size=${2:-}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+git show "$rev:examples/love/view.lua" > "$dir/view.lua"
+MAP_DEMO_OLD_VIEW="$dir/view.lua" MAP_DEMO_RESULT="$dir/result" MAP_DEMO_SIZE="$size" timeout 300 \
+  xvfb-run -a -s "-screen 0 1024x768x24" love examples/love --script > /dev/null
+line=$(cat "$dir/result")
+case "$line" in
+  "map-demo: ok "*) ;;
+  *) echo "demo_draw: FAIL: $line" >&2; exit 1 ;;
+esac
+new=$(printf '%s\n' "$line" | sed -n 's/.* draw_mean_us=\([0-9]*\).*/\1/p')
+old=$(printf '%s\n' "$line" | sed -n 's/.* old_draw_mean_us=\([0-9]*\).*/\1/p')
+echo "demo_draw: ${size:-80x50}, $(printf '%s\n' "$line" | sed -n 's/.* turns=\([0-9]*\).*/\1/p') turns:" \
+  "view of $rev ${old} us a frame, this view ${new} us a frame"
