@@ -21,7 +21,7 @@ case "$line" in
   "map-demo: ok "*) ;;
   *) echo "demo_draw: FAIL: $line" >&2; exit 1 ;;
 esac
-new=$(printf '%s\n' "$line" | sed -n 's/.* draw_mean_us=\([0-9]*\).*/\1/p')
-old=$(printf '%s\n' "$line" | sed -n 's/.* old_draw_mean_us=\([0-9]*\).*/\1/p')
-echo "demo_draw: ${size:-80x50}, $(printf '%s\n' "$line" | sed -n 's/.* turns=\([0-9]*\).*/\1/p') turns:" \
-  "view of $rev ${old} us a frame, this view ${new} us a frame"
+field() { printf '%s\n' "$line" | sed -n "s/.* $1=\([0-9]*\).*/\1/p"; }
+echo "demo_draw: ${size:-80x50}, $(field turns) turns, µs a frame (all, glyph view, tile view):" \
+  "view of $rev $(field old_draw_mean_us), $(field old_draw_glyphs_us), $(field old_draw_tiles_us);" \
+  "this view $(field draw_mean_us), $(field draw_glyphs_us), $(field draw_tiles_us)"

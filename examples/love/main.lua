@@ -28,19 +28,30 @@ end
 -- The scripted game's end: a result line on stdout and in a file (the path
 -- in MAP_DEMO_RESULT, else result.txt in the save directory), then quit
 -- with 0 or 1.
-local drawn = { n = 0, seconds = 0 } -- the scripted game's frames drawn, and their time
+-- The scripted game's frames drawn and their time, in all and by view.
+local drawn = { n = 0, seconds = 0, glyphs = { n = 0, seconds = 0 }, tiles = { n = 0, seconds = 0 } }
 -- MAP_DEMO_OLD_VIEW, the path of another view.lua (an older one, for
--- bench/demo_draw.sh): the scripted game draws every frame with both views,
--- in turn first, and times each (old_draw_mean_us beside draw_mean_us).
+-- bench/demo_draw.sh): the scripted game draws its frames with both views in
+-- turn, one a frame (a frame's drawing done before the next is timed), and
+-- times each (old_draw_mean_us beside draw_mean_us).
 local old_view
-local old_drawn = { n = 0, seconds = 0 }
+local old_drawn = { n = 0, seconds = 0, glyphs = { n = 0, seconds = 0 }, tiles = { n = 0, seconds = 0 } }
+
+-- The means of `times` (drawn, old_drawn) for the result line, in µs:
+-- <prefix>draw_mean_us, then by view.
+local function draw_means(times, prefix)
+  local function us(t) return ("%d"):format(t.seconds / t.n * 1e6 + 0.5) end
+  if times.n == 0 then return "" end
+  local line = (" %sdraw_mean_us=%s"):format(prefix, us(times))
+  for _, name in ipairs { "glyphs", "tiles" } do
+    if times[name].n > 0 then line = line .. (" %sdraw_%s_us=%s"):format(prefix, name, us(times[name])) end
+  end
+  return line
+end
 
 local function finish(ok, line)
   local dir = love.filesystem.getSaveDirectory() .. "/"
-  if drawn.n > 0 then line = line .. (" draw_mean_us=%d"):format(drawn.seconds / drawn.n * 1e6 + 0.5) end
-  if old_drawn.n > 0 then
-    line = line .. (" old_draw_mean_us=%d"):format(old_drawn.seconds / old_drawn.n * 1e6 + 0.5)
-  end
+  line = line .. draw_means(drawn, "") .. draw_means(old_drawn, "old_")
   local text = "map-demo: " .. line .. " screenshots=" .. dir .. SHOT:format("glyphs") .. "," .. dir
     .. SHOT:format("tiles")
   print(text)
@@ -143,14 +154,15 @@ end
 local function timed_draw(v, times)
   local start = love.timer.getTime()
   v.draw(game)
-  times.n, times.seconds = times.n + 1, times.seconds + love.timer.getTime() - start
+  local spent, by = love.timer.getTime() - start, times[game.view]
+  times.n, times.seconds = times.n + 1, times.seconds + spent
+  by.n, by.seconds = by.n + 1, by.seconds + spent
 end
 
 function love.draw()
   if not script then return view.draw(game) end
-  if old_view and drawn.n % 2 == 0 then timed_draw(old_view, old_drawn) end
+  if old_view and old_drawn.n == drawn.n then return timed_draw(old_view, old_drawn) end
   timed_draw(view, drawn)
-  if old_view and drawn.n % 2 == 0 then timed_draw(old_view, old_drawn) end
 end
 
 -- F9: the game saved by F5, or why there is none.

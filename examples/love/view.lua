@@ -58,9 +58,43 @@ for char in pairs(Game.KINDS) do ACTOR[byte(char)] = true end
 
 local glyph_font, hud_font, tileset
 local atlas                      -- {image, quad = {[byte] = quad}, solid = quad}
-local bright, dim = {}, {}       -- each byte's glyph colour, in sight and remembered
+local bright = {}                -- each byte's glyph colour
 local sprite = {}                -- the tileset's sprite quads by byte
-local layers = {}                -- the sprite batches, drawn in this order: tiles, glow, glyphs, actors
+local layers = {}                -- the tile view's sprite batches, drawn in this order: tiles, glow, glyphs, actors
+local shader                     -- the glyph view's: draws the cells of a frame's bytes from the atlas
+local cells                      -- the glyph view's frame as an image, a pixel a cell (the frame's 4 bytes)
+
+-- The glyph view in one draw: the frame's bytes (a cell's character,
+-- state, light, and a 4th byte this view sets on the route's cells) as an
+-- image scaled up by the cell size; for each pixel the shader reads its
+-- cell, then the character's glyph from the atlas and its colour from the
+-- palette (the colour of each byte, as GLYPH gives it), dimmed when only
+-- remembered, over the background of a cell in sight or on the route.
+local GLYPH_SHADER = [[
+extern Image glyphs;
+extern Image palette;
+extern vec2 grid;
+extern float count;
+extern float first;
+extern float dim;
+extern vec3 lit;
+extern vec3 route;
+vec4 effect(vec4 color, Image frame, vec2 uv, vec2 screen) {
+  vec2 pos = uv * grid;
+  vec2 at = floor(pos);
+  vec4 cell = Texel(frame, (at + 0.5) / grid);
+  float state = floor(cell.g * 255.0 + 0.5);
+  if (state < 0.5) { return vec4(0.0, 0.0, 0.0, 1.0); }
+  float c = floor(cell.r * 255.0 + 0.5);
+  vec2 f = pos - at;
+  float ink = Texel(glyphs, vec2((c - first + f.x) / count, f.y)).a;
+  vec3 fg = Texel(palette, vec2((c + 0.5) / 256.0, 0.5)).rgb;
+  vec3 bg = vec3(0.0);
+  if (state > 1.5) { bg = lit; } else { fg = fg * dim; }
+  if (cell.a > 0.5) { bg = route; }
+  return vec4(mix(bg, fg, ink), 1.0);
+}
+]]
 local masks = setmetatable({}, { __mode = "k" })  -- each level's autotile index rows
 
 -- The glyphs of printable ASCII drawn once into a canvas, each centred in a
@@ -94,10 +128,25 @@ function M.load()
   tileset = tiles.load()
   atlas = glyph_atlas()
   for b = FIRST, LAST do
-    local c = GLYPH[string.char(b)] or OTHER
-    bright[b], dim[b] = c, { c[1] * DIM, c[2] * DIM, c[3] * DIM }
+    bright[b] = GLYPH[string.char(b)] or OTHER
   end
   for glyph, quad in pairs(tileset.sprite) do sprite[byte(glyph)] = quad end
+  atlas.image:setFilter("nearest", "nearest")
+  local palette = love.image.newImageData(256, 1)
+  for b = 0, 255 do
+    local c = bright[b] or OTHER
+    palette:setPixel(b, 0, c[1], c[2], c[3], 1)
+  end
+  palette = love.graphics.newImage(palette)
+  palette:setFilter("nearest", "nearest")
+  shader = love.graphics.newShader(GLYPH_SHADER)
+  shader:send("glyphs", atlas.image)
+  shader:send("palette", palette)
+  shader:send("count", LAST - FIRST + 2)
+  shader:send("first", FIRST)
+  shader:send("dim", DIM)
+  shader:send("lit", LIT)
+  shader:send("route", ROUTE)
   local cols, rows = M.cells()
   for _, name in ipairs { "tiles", "glow", "glyphs", "actors" } do
     local image = (name == "tiles" or name == "actors") and tileset.image or atlas.image
@@ -173,22 +222,6 @@ local function things_and_items(game)
   return things, items
 end
 
--- A cell of the glyph view: the background of a cell in sight, the
--- route's, then the glyph, bright or dimmed.
-local function glyph_cell(batch, px, py, c, visible, routed)
-  if visible then
-    batch:setColor(LIT[1], LIT[2], LIT[3], 1)
-    batch:add(atlas.solid, px, py)
-  end
-  if routed then
-    batch:setColor(ROUTE[1], ROUTE[2], ROUTE[3], 1)
-    batch:add(atlas.solid, px, py)
-  end
-  local colour = visible and bright[c] or dim[c]
-  batch:setColor(colour[1], colour[2], colour[3], 1)
-  batch:add(atlas.quad[c] or atlas.quad[FIRST], px, py)
-end
-
 -- A cell of the tile view: a wall's autotile index picks its tile;
 -- anything else is drawn on a floor tile, its sprite over it (or its glyph,
 -- for a character with none); an actor over that, unshaded; the torch's
@@ -209,7 +242,7 @@ local function tile_cell(game, x, y, px, py, c, visible, routed, wall)
     if quad and c ~= DOT then
       tile:add(quad, px, py)
     elseif not quad then
-      local colour, k = bright[c], (r + g + b) / 3
+      local colour, k = bright[c] or OTHER, (r + g + b) / 3
       glyphs:setColor(colour[1] * k, colour[2] * k, colour[3] * k, 1)
       glyphs:add(atlas.quad[c] or atlas.quad[FIRST], px, py)
     end
@@ -224,19 +257,38 @@ local function tile_cell(game, x, y, px, py, c, visible, routed, wall)
   end
 end
 
--- The camera's cells from one lvl:frame call, into the layers, then the
--- layers drawn.
-local function draw_map(game)
+-- The glyph view: the camera's cells from one lvl:frame call (its bytes),
+-- the route's cells marked in them, drawn by the shader in one call.
+local function draw_glyphs(game, cx, cy, cols, rows, options)
+  options.bytes = true
+  local data = love.image.newImageData(cols, rows, "rgba8", game.level.lvl:frame(cx + 1, cy + 1, cols, rows, options))
+  for i = 2, game.route and #game.route or 0 do
+    local x, y = game.route[i].x - cx - 1, game.route[i].y - cy - 1
+    if x >= 0 and y >= 0 and x < cols and y < rows then
+      local r, g, b = data:getPixel(x, y)
+      data:setPixel(x, y, r, g, b, 1)
+    end
+  end
+  if cells and cells:getWidth() == cols and cells:getHeight() == rows then
+    cells:replacePixels(data)
+  else
+    cells = love.graphics.newImage(data)
+    cells:setFilter("nearest", "nearest")
+  end
+  shader:send("grid", { cols, rows })
+  love.graphics.setColor(1, 1, 1, 1)
+  love.graphics.setShader(shader)
+  love.graphics.draw(cells, 0, M.TOP, 0, M.CELL, M.CELL)
+  love.graphics.setShader()
+end
+
+-- The tile view: the camera's cells from one lvl:frame call (its rows of
+-- characters and states), into the layers, then the layers drawn.
+local function draw_tiles(game, cx, cy, cols, rows, options)
   local level = game.level
-  local lvl = level.lvl
-  local tiled = game.view == "tiles"
-  if tiled and not masks[level] then masks[level] = lvl:autotile { index = true } end
+  if not masks[level] then masks[level] = level.lvl:autotile { index = true } end
   local index = masks[level]
-  local cx, cy = M.camera(game)
-  local cols, rows = M.cells()
-  local things, items = things_and_items(game)
-  local chars, states = lvl:frame(cx + 1, cy + 1, cols, rows,
-    { visible = game.visible, memory = level.seen, things = things, items = items })
+  local chars, states = level.lvl:frame(cx + 1, cy + 1, cols, rows, options)
   for _, batch in pairs(layers) do batch:clear() end
   layers.actors:setColor(1, 1, 1, 1)
   local on_route, stride = route_cells(game), game.width + 1
@@ -245,13 +297,8 @@ local function draw_map(game)
     for i = 1, cols do
       local s = byte(state, i)
       if s ~= UNKNOWN then
-        local x, px = cx + i, (i - 1) * M.CELL
-        local routed = on_route[y * stride + x]
-        if tiled then
-          tile_cell(game, x, y, px, py, byte(row, i), s == VISIBLE, routed, index[y][x])
-        else
-          glyph_cell(layers.glyphs, px, py, byte(row, i), s == VISIBLE, routed)
-        end
+        local x = cx + i
+        tile_cell(game, x, y, (i - 1) * M.CELL, py, byte(row, i), s == VISIBLE, on_route[y * stride + x], index[y][x])
       end
     end
   end
@@ -262,6 +309,15 @@ local function draw_map(game)
   love.graphics.setBlendMode("alpha")
   love.graphics.draw(layers.glyphs)
   love.graphics.draw(layers.actors)
+end
+
+local function draw_map(game)
+  local cx, cy = M.camera(game)
+  local cols, rows = M.cells()
+  local things, items = things_and_items(game)
+  local options = { visible = game.visible, memory = game.level.seen, things = things, items = items }
+  if game.view == "tiles" then return draw_tiles(game, cx, cy, cols, rows, options) end
+  draw_glyphs(game, cx, cy, cols, rows, options)
 end
 
 -- Segments {colour, text, ...} for love.graphics.print.
