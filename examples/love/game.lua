@@ -664,11 +664,11 @@ end
 function M.load(text, options)
   options = options or {}
   if text:sub(1, 7) == "return " then
-    error("an older demo's save (Lua source): this demo loads only its map.save saves; start a new game", 2)
+    error("an older demo's save (Lua source): this demo loads only its map.save saves; start a new game", 0)
   end
   local ok, saved = pcall(map.load, text)
-  if not ok then error("not a save of this game: " .. tostring(saved), 2) end
-  if type(saved) ~= "table" or saved.version ~= M.SAVE_VERSION then error("not a save of this game", 2) end
+  if not ok then error("not a save of this game: " .. tostring(saved), 0) end
+  if type(saved) ~= "table" or saved.version ~= M.SAVE_VERSION then error("not a save of this game", 0) end
   local self = pick(saved, SAVED, setmetatable({}, Game))
   self.clock = options.clock or os.clock
   self.new_seed = options.new_seed or function() return self.seed + 1 end
