@@ -6,14 +6,27 @@
 # frame with both views, in turn first, each timed with love.timer.getTime
 # (wall clock) around its draw call, as draw_mean_us always is
 # (examples/love/main.lua, MAP_DEMO_OLD_VIEW). Prints both means in µs.
+# `bench/demo_draw.sh still [COMMIT]`: bench/demo_draw/ instead, one game
+# state drawn over and over, each frame's whole time (presenting it too)
+# and its draw call's, and the parts of the view's frame.
 # Needs love, xvfb-run and xauth; the module built by `make`.
 set -eu
 cd "$(dirname "$0")/.."
+still=
+if [ "${1:-}" = still ]; then
+  still=1
+  shift
+fi
 rev=${1:-e690365}
 size=${2:-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 git show "$rev:examples/love/view.lua" > "$dir/view.lua"
+if [ -n "$still" ]; then
+  MAP_DEMO_OLD_VIEW="$dir/view.lua" timeout 300 xvfb-run -a -s "-screen 0 1024x768x24" love bench/demo_draw |
+    sed "s/old view/view of $rev/g"
+  exit 0
+fi
 MAP_DEMO_OLD_VIEW="$dir/view.lua" MAP_DEMO_RESULT="$dir/result" MAP_DEMO_SIZE="$size" timeout 300 \
   xvfb-run -a -s "-screen 0 1024x768x24" love examples/love --script > /dev/null
 line=$(cat "$dir/result")

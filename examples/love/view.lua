@@ -7,10 +7,16 @@
 -- larger than the window; a HUD line above, the message log and the keys
 -- below. What the camera shows comes from one call, lvl:frame (each cell's
 -- character and state: visible, remembered, unknown; the actors over what
--- is visible, the items over what was seen), and is drawn as sprite
--- batches: one draw call a layer, not one a cell.
+-- is visible, the items over what was seen). The glyph view draws the
+-- frame's bytes as an image through a shader, in one draw call; the tile
+-- view its rows into sprite batches, a draw call a layer. Both are drawn
+-- by the processor in Xvfb's software renderer (make test-love), where a
+-- shader drawing every tile's pixels (several texture reads each) made the
+-- whole tile frame slower than the batches (docs/performance.md, "The LÖVE
+-- demo's frame").
 -- luacheck: read globals love
 local tiles = require "tiles"
+local Game = require "game"
 
 local M = {}
 
@@ -46,44 +52,45 @@ local LABEL = { 0.50, 0.50, 0.56 }
 local VALUE = { 1.00, 1.00, 1.00 }
 local HURT = { 1.00, 0.40, 0.35 }
 
+local byte = string.byte
 local FIRST, LAST = 32, 126      -- the glyph atlas: printable ASCII
-local DARK = 0.3                 -- the tile view's least shade below the surface (remembered, or unlit)
-local GLOW = 0.45                -- the torch's glow added to a tile in sight, times its light there
-local ROUTE_OVER = 0.6           -- the route's colour over a tile
+local UNKNOWN, VISIBLE = byte("0"), byte("2") -- a frame's cell states (remembered: "1")
+local DOT = byte(".")
+-- What the frame draws over the terrain of a visible cell that the tile
+-- view draws as a sprite over the cell's own terrain: @ and the monsters.
+local ACTOR = { [byte("@")] = true }
+for char in pairs(Game.KINDS) do ACTOR[byte(char)] = true end
 
 local glyph_font, hud_font, tileset
-local glyphs                     -- the glyph atlas (a canvas): printable ASCII, a cell each
-local shaders = {}               -- glyphs, tiles: each view's
-local images = {}                -- this frame's as images (a pixel a cell): frame, and green, blue (the torch's)
-local walls = setmetatable({}, { __mode = "k" })  -- each level's wall tiles as an image (autotile index + 1)
+local atlas                      -- {image, quad = {[byte] = quad}, solid = quad}
+local bright = {}                -- each byte's glyph colour
+local sprite = {}                -- the tileset's sprite quads by byte
+local layers = {}                -- the tile view's sprite batches, drawn in this order: tiles, glow, glyphs, actors
+local shader                     -- the glyph view's: draws the cells of a frame's bytes from the atlas
+local cells                      -- the glyph view's frame as an image, a pixel a cell (the frame's 4 bytes)
 
--- Each view draws the camera's cells in one call: the frame's bytes
--- (lvl:frame's: a cell's character, state, light; the 4th byte this view
--- sets to mark the route) as an image a pixel a cell, scaled up by the
--- cell size; for each pixel the shader reads its cell and draws it.
-local COMMON = [[
-extern vec2 grid;
-extern vec3 route;
-float byte(float v) { return floor(v * 255.0 + 0.5); }
-]]
-
--- The glyph view: the character's glyph from the atlas, its colour from
--- the palette (each byte's, as GLYPH gives it), dimmed when only
+-- The glyph view in one draw: the frame's bytes (a cell's character,
+-- state, light, and a 4th byte this view sets on the route's cells) as an
+-- image scaled up by the cell size; for each pixel the shader reads its
+-- cell, then the character's glyph from the atlas and its colour from the
+-- palette (the colour of each byte, as GLYPH gives it), dimmed when only
 -- remembered, over the background of a cell in sight or on the route.
-local GLYPH_SHADER = COMMON .. [[
+local GLYPH_SHADER = [[
 extern Image glyphs;
 extern Image palette;
+extern vec2 grid;
 extern float count;
 extern float first;
 extern float dim;
 extern vec3 lit;
+extern vec3 route;
 vec4 effect(vec4 color, Image frame, vec2 uv, vec2 screen) {
   vec2 pos = uv * grid;
   vec2 at = floor(pos);
   vec4 cell = Texel(frame, (at + 0.5) / grid);
-  float state = byte(cell.g);
+  float state = floor(cell.g * 255.0 + 0.5);
   if (state < 0.5) { return vec4(0.0, 0.0, 0.0, 1.0); }
-  float c = byte(cell.r);
+  float c = floor(cell.r * 255.0 + 0.5);
   vec2 f = pos - at;
   float ink = Texel(glyphs, vec2((c - first + f.x) / count, f.y)).a;
   vec3 fg = Texel(palette, vec2((c + 0.5) / 256.0, 0.5)).rgb;
@@ -93,140 +100,63 @@ vec4 effect(vec4 color, Image frame, vec2 uv, vec2 screen) {
   return vec4(mix(bg, fg, ink), 1.0);
 }
 ]]
-
--- The tile view: a wall's tile by the level's autotile index (the walls
--- image), anything else its sprite over a floor tile (or its glyph, for a
--- character with none); shaded, in sight, by the torch's light (its three
--- channels: the frame's light byte, and those of the frames of green and
--- blue), the torch's glow added, the route over it. The actors are drawn
--- over it afterwards.
-local TILE_SHADER = COMMON .. [[
-extern Image tileset;
-extern float tiles;
-extern float floor_tile;
-extern Image sprites;
-extern Image walls;
-extern vec2 walls_size;
-extern vec2 camera;
-extern Image green;
-extern Image blue;
-extern float torch;
-extern float dim;
-extern float dark;
-extern float glow;
-extern float route_over;
-extern Image glyphs;
-extern Image palette;
-extern float count;
-extern float first;
-vec4 tile(float index, vec2 f) { return Texel(tileset, vec2((index + f.x) / tiles, f.y)); }
-vec4 effect(vec4 color, Image frame, vec2 uv, vec2 screen) {
-  vec2 pos = uv * grid;
-  vec2 at = floor(pos);
-  vec2 t = (at + 0.5) / grid;
-  vec4 cell = Texel(frame, t);
-  float state = byte(cell.g);
-  if (state < 0.5) { return vec4(0.0, 0.0, 0.0, 1.0); }
-  float c = byte(cell.r);
-  vec2 f = pos - at;
-  vec3 light = vec3(cell.b, Texel(green, t).b, Texel(blue, t).b);
-  vec3 shade = vec3(1.0);
-  if (state > 1.5) {
-    if (torch > 0.5) { shade = dark + (1.0 - dark) * light; }
-  } else {
-    shade = vec3(torch > 0.5 ? dark : dim);
-  }
-  float wall = byte(Texel(walls, (camera + at + 0.5) / walls_size).r);
-  vec3 col;
-  if (wall > 0.5) {
-    col = tile(wall - 1.0, f).rgb * shade;
-  } else {
-    col = tile(floor_tile, f).rgb;
-    vec4 sprite = Texel(sprites, vec2((c + 0.5) / 256.0, 0.5));
-    if (sprite.a > 0.5) {
-      vec4 over = tile(byte(sprite.r), f);
-      col = mix(col, over.rgb, over.a) * shade;
-    } else {
-      float ink = Texel(glyphs, vec2((c - first + f.x) / count, f.y)).a;
-      vec3 fg = Texel(palette, vec2((c + 0.5) / 256.0, 0.5)).rgb * ((shade.r + shade.g + shade.b) / 3.0);
-      col = mix(col * shade, fg, ink);
-    }
-  }
-  if (state > 1.5 && torch > 0.5) { col = col + glow * light; }
-  if (cell.a > 0.5) { col = mix(col, route, route_over); }
-  return vec4(col, 1.0);
-}
-]]
+local masks = setmetatable({}, { __mode = "k" })  -- each level's autotile index rows
 
 -- The glyphs of printable ASCII drawn once into a canvas, each centred in a
--- cell (LÖVE's default font is not monospace).
+-- cell (LÖVE's default font is not monospace), and a solid cell after them
+-- for backgrounds and overlays.
 local function glyph_atlas()
-  local s, count = M.CELL, LAST - FIRST + 1
+  local s, count = M.CELL, LAST - FIRST + 2
   local canvas = love.graphics.newCanvas(count * s, s)
-  canvas:setFilter("nearest", "nearest")
+  local set = { image = canvas, quad = {} }
   love.graphics.push("all")
   love.graphics.setCanvas(canvas)
   love.graphics.clear(0, 0, 0, 0)
   love.graphics.setFont(glyph_font)
   love.graphics.setColor(1, 1, 1)
   for b = FIRST, LAST do
-    local c = string.char(b)
-    love.graphics.print(c, (b - FIRST) * s + math.floor((s - glyph_font:getWidth(c)) / 2 + 0.5),
+    local c, x = string.char(b), (b - FIRST) * s
+    love.graphics.print(c, x + math.floor((s - glyph_font:getWidth(c)) / 2 + 0.5),
       math.floor((s - glyph_font:getHeight()) / 2 + 0.5))
+    set.quad[b] = love.graphics.newQuad(x, 0, s, s, count * s, s)
   end
+  love.graphics.rectangle("fill", (count - 1) * s, 0, s, s)
+  set.solid = love.graphics.newQuad((count - 1) * s, 0, s, s, count * s, s)
   love.graphics.setCanvas()
   love.graphics.pop()
-  return canvas
-end
-
--- An image of 256 x 1 pixels, pixel b the colour(b) of byte b (r, g, b, a).
-local function by_byte(colour)
-  local data = love.image.newImageData(256, 1)
-  for b = 0, 255 do data:setPixel(b, 0, colour(b)) end
-  local image = love.graphics.newImage(data)
-  image:setFilter("nearest", "nearest")
-  return image
-end
-
--- A tile's index in the tileset (one row of tiles), from its quad.
-local function tile_index(quad)
-  return (quad:getViewport()) / M.CELL
+  return set
 end
 
 function M.load()
   glyph_font = love.graphics.newFont(16)
   hud_font = love.graphics.newFont(13)
   tileset = tiles.load()
-  glyphs = glyph_atlas()
-  local palette = by_byte(function(b)
-    local c = GLYPH[string.char(b)] or OTHER
-    return c[1], c[2], c[3], 1
-  end)
-  -- Each byte's sprite: its tile's index in the red byte, alpha 1; none: 0.
-  local sprites = by_byte(function(b)
-    local quad = tileset.sprite[string.char(b)]
-    if not quad then return 0, 0, 0, 0 end
-    return tile_index(quad) / 255, 0, 0, 1
-  end)
-  shaders.glyphs = love.graphics.newShader(GLYPH_SHADER)
-  shaders.tiles = love.graphics.newShader(TILE_SHADER)
-  for _, shader in pairs(shaders) do
-    shader:send("glyphs", glyphs)
-    shader:send("palette", palette)
-    shader:send("count", LAST - FIRST + 1)
-    shader:send("first", FIRST)
-    shader:send("dim", DIM)
-    shader:send("route", ROUTE)
+  atlas = glyph_atlas()
+  for b = FIRST, LAST do
+    bright[b] = GLYPH[string.char(b)] or OTHER
   end
-  shaders.glyphs:send("lit", LIT)
-  local t = shaders.tiles
-  t:send("tileset", tileset.image)
-  t:send("tiles", tileset.image:getWidth() / M.CELL)
-  t:send("floor_tile", tile_index(tileset.sprite["."]))
-  t:send("sprites", sprites)
-  t:send("dark", DARK)
-  t:send("glow", GLOW)
-  t:send("route_over", ROUTE_OVER)
+  for glyph, quad in pairs(tileset.sprite) do sprite[byte(glyph)] = quad end
+  atlas.image:setFilter("nearest", "nearest")
+  local palette = love.image.newImageData(256, 1)
+  for b = 0, 255 do
+    local c = bright[b] or OTHER
+    palette:setPixel(b, 0, c[1], c[2], c[3], 1)
+  end
+  palette = love.graphics.newImage(palette)
+  palette:setFilter("nearest", "nearest")
+  shader = love.graphics.newShader(GLYPH_SHADER)
+  shader:send("glyphs", atlas.image)
+  shader:send("palette", palette)
+  shader:send("count", LAST - FIRST + 2)
+  shader:send("first", FIRST)
+  shader:send("dim", DIM)
+  shader:send("lit", LIT)
+  shader:send("route", ROUTE)
+  local cols, rows = M.cells()
+  for _, name in ipairs { "tiles", "glow", "glyphs", "actors" } do
+    local image = (name == "tiles" or name == "actors") and tileset.image or atlas.image
+    layers[name] = love.graphics.newSpriteBatch(image, cols * rows * 2, "stream")
+  end
 end
 
 -- How many cells of the map the window shows across and down.
@@ -252,56 +182,91 @@ function M.cell_at(game, px, py)
   if py >= M.TOP and x >= 1 and y >= 1 and x <= game.width and y <= game.height then return x, y end
 end
 
--- The level's wall tiles (level:autotile's index + 1 in the red byte, 0
--- off the walls) as an image a pixel a cell, made once a level: no door
--- opening makes or takes a wall.
-local function walls_of(level)
-  local image = walls[level]
-  if image then return image end
-  local lvl = level.lvl
-  local data = love.image.newImageData(lvl.width, lvl.height)
-  for y, row in pairs(lvl:autotile { index = true }) do
-    for x, index in pairs(row) do
-      if index then data:setPixel(x - 1, y - 1, (index + 1) / 255, 0, 0, 1) end
+-- The tile view's shade of a cell: dimmed when only remembered (darker in
+-- the dungeon, where only the torch lights); in sight, by the torch's light
+-- there (each channel from DARK up to 1), or full by day.
+local DARK = 0.3
+local function shade(light, x, y, visible)
+  if not visible then
+    local k = light and DARK or DIM
+    return k, k, k
+  end
+  if not light then return 1, 1, 1 end
+  return DARK + (1 - DARK) * light.r[y][x], DARK + (1 - DARK) * light.g[y][x], DARK + (1 - DARK) * light.b[y][x]
+end
+
+-- The torch's glow over a cell in sight, added to its tile (the glow
+-- layer is drawn in "add" mode): the light there above the dungeon's
+-- ambient level, in the torch's colour.
+local GLOW = 0.45
+
+-- The route's cells, by y * (width + 1) + x.
+local function route_cells(game)
+  local on = {}
+  if game.route then
+    for i = 2, #game.route do
+      local p = game.route[i]
+      on[p.y * (game.width + 1) + p.x] = true
     end
   end
-  image = love.graphics.newImage(data)
-  image:setFilter("nearest", "nearest")
-  walls[level] = image
-  return image
+  return on
 end
 
--- The image `name` (images) holding `data`: the last one, its pixels
--- replaced, while the size holds.
-local function image_of(name, data)
-  local image = images[name]
-  if image and image:getWidth() == data:getWidth() and image:getHeight() == data:getHeight() then
-    image:replacePixels(data)
-  else
-    image = love.graphics.newImage(data)
-    image:setFilter("nearest", "nearest")
-    images[name] = image
-  end
-  return image
-end
-
--- The items lying about as lvl:frame's list of {x=, y=, char=}.
-local function items_of(game)
+-- What lvl:frame draws over the terrain: the actors (@ first, the monsters
+-- over it) and the items lying about, as lists of {x=, y=, char=}.
+local player_thing = { char = "@" }
+local function things_and_items(game)
+  local level, p = game.level, game.player
+  player_thing.x, player_thing.y = p.x, p.y
+  local things = { player_thing }
+  for i, monster in ipairs(level.monsters) do things[i + 1] = monster end
   local items, width = {}, game.width
-  for cell, char in pairs(game.level.items) do
+  for cell, char in pairs(level.items) do
     items[#items + 1] = { x = (cell - 1) % width + 1, y = math.floor((cell - 1) / width) + 1, char = char }
   end
-  return items
+  return things, items
 end
 
--- The camera's frame (lvl:frame's bytes) as image data, with the route's
--- cells marked in their 4th byte. `light`: the light map whose channel
--- fills the light byte, or nil.
-local function frame_data(game, cx, cy, cols, rows, things, light)
-  local level = game.level
-  local data = love.image.newImageData(cols, rows, "rgba8", level.lvl:frame(cx + 1, cy + 1, cols, rows,
-    { visible = game.visible, memory = level.seen, things = things, items = items_of(game), bytes = true,
-      light = light }))
+-- A cell of the tile view: a wall's autotile index picks its tile;
+-- anything else is drawn on a floor tile, its sprite over it (or its glyph,
+-- for a character with none); an actor over that, unshaded; the torch's
+-- glow and the route over the cell.
+local function tile_cell(game, x, y, px, py, c, visible, routed, wall)
+  local light, tile, glyphs = game.light, layers.tiles, layers.glyphs
+  local r, g, b = shade(light, x, y, visible)
+  if visible and ACTOR[c] then
+    layers.actors:add(sprite[c], px, py)
+    c = byte(game:item_at(x, y) or game.level.lvl:get(x, y))
+  end
+  tile:setColor(r, g, b, 1)
+  if wall then
+    tile:add(tileset.wall[wall], px, py)
+  else
+    tile:add(sprite[DOT], px, py)
+    local quad = sprite[c]
+    if quad and c ~= DOT then
+      tile:add(quad, px, py)
+    elseif not quad then
+      local colour, k = bright[c] or OTHER, (r + g + b) / 3
+      glyphs:setColor(colour[1] * k, colour[2] * k, colour[3] * k, 1)
+      glyphs:add(atlas.quad[c] or atlas.quad[FIRST], px, py)
+    end
+  end
+  if visible and light then
+    layers.glow:setColor(GLOW * light.r[y][x], GLOW * light.g[y][x], GLOW * light.b[y][x], 1)
+    layers.glow:add(atlas.solid, px, py)
+  end
+  if routed then
+    glyphs:setColor(ROUTE[1], ROUTE[2], ROUTE[3], 0.6)
+    glyphs:add(atlas.solid, px, py)
+  end
+end
+
+-- The glyph view: the camera's cells from one lvl:frame call (its bytes),
+-- the route's cells marked in them, drawn by the shader in one call.
+local function draw_glyphs(game, cx, cy, cols, rows, options)
+  options.bytes = true
+  local data = love.image.newImageData(cols, rows, "rgba8", game.level.lvl:frame(cx + 1, cy + 1, cols, rows, options))
   for i = 2, game.route and #game.route or 0 do
     local x, y = game.route[i].x - cx - 1, game.route[i].y - cy - 1
     if x >= 0 and y >= 0 and x < cols and y < rows then
@@ -309,56 +274,55 @@ local function frame_data(game, cx, cy, cols, rows, things, light)
       data:setPixel(x, y, r, g, b, 1)
     end
   end
-  return data
-end
-
--- Draws `frame` (an image a pixel a cell) scaled up by the cell size with
--- `shader`.
-local function draw_cells(shader, frame)
-  shader:send("grid", { frame:getWidth(), frame:getHeight() })
+  if cells and cells:getWidth() == cols and cells:getHeight() == rows then
+    cells:replacePixels(data)
+  else
+    cells = love.graphics.newImage(data)
+    cells:setFilter("nearest", "nearest")
+  end
+  shader:send("grid", { cols, rows })
   love.graphics.setColor(1, 1, 1, 1)
   love.graphics.setShader(shader)
-  love.graphics.draw(frame, 0, M.TOP, 0, M.CELL, M.CELL)
+  love.graphics.draw(cells, 0, M.TOP, 0, M.CELL, M.CELL)
   love.graphics.setShader()
 end
 
--- The glyph view: the frame with its things (@ and the monsters in sight).
-local player_thing = { char = "@" }
-local function draw_glyphs(game, cx, cy, cols, rows)
-  local things = { player_thing }
-  player_thing.x, player_thing.y = game.player.x, game.player.y
-  for i, monster in ipairs(game.level.monsters) do things[i + 1] = monster end
-  draw_cells(shaders.glyphs, image_of("frame", frame_data(game, cx, cy, cols, rows, things)))
-end
-
--- The tile view: the frame of the terrain and items (below the surface,
--- twice more for the torch's green and blue), then the actors in sight
--- drawn over it, each its sprite.
-local function draw_tiles(game, cx, cy, cols, rows)
-  local light, shader = game.light, shaders.tiles
-  local frame = image_of("frame", frame_data(game, cx, cy, cols, rows, nil, light and light.r))
-  shader:send("torch", light and 1 or 0)
-  shader:send("green", light and image_of("green", frame_data(game, cx, cy, cols, rows, nil, light.g)) or frame)
-  shader:send("blue", light and image_of("blue", frame_data(game, cx, cy, cols, rows, nil, light.b)) or frame)
-  shader:send("walls", walls_of(game.level))
-  shader:send("walls_size", { game.width, game.height })
-  shader:send("camera", { cx, cy })
-  draw_cells(shader, frame)
-  local p = game.player
-  love.graphics.draw(tileset.image, tileset.sprite["@"], (p.x - cx - 1) * M.CELL, M.TOP + (p.y - cy - 1) * M.CELL)
-  for _, monster in ipairs(game.level.monsters) do
-    if game:is_visible(monster.x, monster.y) then
-      love.graphics.draw(tileset.image, tileset.sprite[monster.char], (monster.x - cx - 1) * M.CELL,
-        M.TOP + (monster.y - cy - 1) * M.CELL)
+-- The tile view: the camera's cells from one lvl:frame call (its rows of
+-- characters and states), into the layers, then the layers drawn.
+local function draw_tiles(game, cx, cy, cols, rows, options)
+  local level = game.level
+  if not masks[level] then masks[level] = level.lvl:autotile { index = true } end
+  local index = masks[level]
+  local chars, states = level.lvl:frame(cx + 1, cy + 1, cols, rows, options)
+  for _, batch in pairs(layers) do batch:clear() end
+  layers.actors:setColor(1, 1, 1, 1)
+  local on_route, stride = route_cells(game), game.width + 1
+  for j = 1, rows do
+    local row, state, y, py = chars[j], states[j], cy + j, M.TOP + (j - 1) * M.CELL
+    for i = 1, cols do
+      local s = byte(state, i)
+      if s ~= UNKNOWN then
+        local x = cx + i
+        tile_cell(game, x, y, (i - 1) * M.CELL, py, byte(row, i), s == VISIBLE, on_route[y * stride + x], index[y][x])
+      end
     end
   end
+  love.graphics.setColor(1, 1, 1, 1)
+  love.graphics.draw(layers.tiles)
+  love.graphics.setBlendMode("add")
+  love.graphics.draw(layers.glow)
+  love.graphics.setBlendMode("alpha")
+  love.graphics.draw(layers.glyphs)
+  love.graphics.draw(layers.actors)
 end
 
 local function draw_map(game)
   local cx, cy = M.camera(game)
   local cols, rows = M.cells()
-  if game.view == "tiles" then return draw_tiles(game, cx, cy, cols, rows) end
-  draw_glyphs(game, cx, cy, cols, rows)
+  local things, items = things_and_items(game)
+  local options = { visible = game.visible, memory = game.level.seen, things = things, items = items }
+  if game.view == "tiles" then return draw_tiles(game, cx, cy, cols, rows, options) end
+  draw_glyphs(game, cx, cy, cols, rows, options)
 end
 
 -- Segments {colour, text, ...} for love.graphics.print.
