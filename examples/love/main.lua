@@ -25,33 +25,51 @@ local function is_scripted(args)
   return option(args, "--script") ~= nil or (env ~= nil and env ~= "" and env ~= "0")
 end
 
--- The scripted game's end: a result line on stdout and in a file (the path
--- in MAP_DEMO_RESULT, else result.txt in the save directory), then quit
--- with 0 or 1.
--- The scripted game's frames drawn and their time, in all and by view.
-local drawn = { n = 0, seconds = 0, glyphs = { n = 0, seconds = 0 }, tiles = { n = 0, seconds = 0 } }
+-- A sum of times, in all and by view.
+local function stat()
+  return { n = 0, seconds = 0, glyphs = { n = 0, seconds = 0 }, tiles = { n = 0, seconds = 0 } }
+end
+
+local function add(t, view_name, seconds)
+  t.n, t.seconds = t.n + 1, t.seconds + seconds
+  local by = t[view_name]
+  by.n, by.seconds = by.n + 1, by.seconds + seconds
+end
+
+-- The scripted game's frames: each draw call's time (view.draw), and each
+-- whole frame's (from its draw's start to the next's: the drawing
+-- presented, and the next turn played).
+local drawn = { draw = stat(), frame = stat() }
 -- MAP_DEMO_OLD_VIEW, the path of another view.lua (an older one, for
 -- bench/demo_draw.sh): the scripted game draws its frames with both views in
--- turn, one a frame (a frame's drawing done before the next is timed), and
--- times each (old_draw_mean_us beside draw_mean_us).
+-- turn, one a frame, and times each (old_draw_mean_us beside draw_mean_us).
 local old_view
-local old_drawn = { n = 0, seconds = 0, glyphs = { n = 0, seconds = 0 }, tiles = { n = 0, seconds = 0 } }
+local old_drawn = { draw = stat(), frame = stat() }
+local last_frame  -- {times = drawn or old_drawn, view = its name, start = seconds}
 
 -- The means of `times` (drawn, old_drawn) for the result line, in µs:
--- <prefix>draw_mean_us, then by view.
-local function draw_means(times, prefix)
+-- <prefix>draw_mean_us and <prefix>frame_mean_us, then by view.
+local function means(times, prefix)
   local function us(t) return ("%d"):format(t.seconds / t.n * 1e6 + 0.5) end
-  if times.n == 0 then return "" end
-  local line = (" %sdraw_mean_us=%s"):format(prefix, us(times))
-  for _, name in ipairs { "glyphs", "tiles" } do
-    if times[name].n > 0 then line = line .. (" %sdraw_%s_us=%s"):format(prefix, name, us(times[name])) end
+  local line = ""
+  for _, kind in ipairs { "draw", "frame" } do
+    local t = times[kind]
+    if t.n > 0 then
+      line = line .. (" %s%s_mean_us=%s"):format(prefix, kind, us(t))
+      for _, name in ipairs { "glyphs", "tiles" } do
+        if t[name].n > 0 then line = line .. (" %s%s_%s_us=%s"):format(prefix, kind, name, us(t[name])) end
+      end
+    end
   end
   return line
 end
 
+-- The scripted game's end: a result line on stdout and in a file (the path
+-- in MAP_DEMO_RESULT, else result.txt in the save directory), then quit
+-- with 0 or 1.
 local function finish(ok, line)
   local dir = love.filesystem.getSaveDirectory() .. "/"
-  line = line .. draw_means(drawn, "") .. draw_means(old_drawn, "old_")
+  line = line .. means(drawn, "") .. means(old_drawn, "old_")
   local text = "map-demo: " .. line .. " screenshots=" .. dir .. SHOT:format("glyphs") .. "," .. dir
     .. SHOT:format("tiles")
   print(text)
@@ -150,18 +168,18 @@ function love.update(dt)
 end
 
 -- The scripted game times each frame's drawing (view.draw: the map, the
--- HUD and the log), for the draw_mean_us of its result line.
+-- HUD and the log) and each whole frame, for its result line.
 local function timed_draw(v, times)
   local start = love.timer.getTime()
+  if last_frame then add(last_frame.times.frame, last_frame.view, start - last_frame.start) end
+  last_frame = { times = times, view = game.view, start = start }
   v.draw(game)
-  local spent, by = love.timer.getTime() - start, times[game.view]
-  times.n, times.seconds = times.n + 1, times.seconds + spent
-  by.n, by.seconds = by.n + 1, by.seconds + spent
+  add(times.draw, game.view, love.timer.getTime() - start)
 end
 
 function love.draw()
   if not script then return view.draw(game) end
-  if old_view and old_drawn.n == drawn.n then return timed_draw(old_view, old_drawn) end
+  if old_view and old_drawn.draw.n == drawn.draw.n then return timed_draw(old_view, old_drawn) end
   timed_draw(view, drawn)
 end
 
