@@ -53,6 +53,9 @@ function love.load()
     if old then views[#views + 1] = { name = "old view, " .. v, view = old, mode = v, times = {}, calls = {} } end
     views[#views + 1] = { name = "this view, " .. v, view = view, mode = v, times = {}, calls = {} }
   end
+  -- The floor: a frame that only clears the window, then is presented.
+  views[#views + 1] = { name = "a cleared window", view = { draw = function() love.graphics.clear(0, 0, 0) end },
+    mode = "glyphs", times = {}, calls = {} }
   local lvl, cols, rows = game.level.lvl, view.cells()
   local cx, cy = view.camera(game)
   local options = { visible = game.visible, memory = game.level.seen, bytes = true }
