@@ -33,49 +33,45 @@ local function timed(name, f)
   end
 end
 
--- A level's stand-in whose methods are timed; its properties are the level's.
-local function timed_level(real)
-  local proxy = {}
-  for _, name in ipairs(map.METHODS.level) do
-    local method = real[name]
-    proxy[name] = timed("level:" .. name, function(_, ...) return method(real, ...) end)
-  end
-  return setmetatable(proxy, { __index = real })
-end
-
--- Every function of the module timed; a level it returns comes back as its
--- timed stand-in (a level's metatable is protected: getmetatable gives its
--- name).
+-- Every function of the module timed, and every level's methods (through
+-- the levels' metatable, as the script's timings do: Script.time_methods).
+local Script = require "script"
+Script.time_methods(debug.getmetatable(map.level("#")), map.METHODS.level, function(method, name)
+  return timed("level:" .. name, method)
+end)
 for name, f in pairs(map) do
-  if type(f) == "function" then
-    map[name] = timed("map." .. name, function(...)
-      local a, b, c = f(...)
-      if getmetatable(a) == "map.level" then a = timed_level(a) end
-      return a, b, c
-    end)
-  end
+  if type(f) == "function" then map[name] = timed("map." .. name, f) end
 end
 
 local Game = require "game"
-local Script = require "script"
 
 local size = arg[1] or "80x50"
 local width, height = size:match("^(%d+)x(%d+)$")
 local game = Game.new { seed = 7, width = tonumber(width), height = tonumber(height) }
 local script = Script.new(game)
-local turn = game.turn
-game.turn = function(g, ...)
-  inside = true
-  local took, what = turn(g, ...)
-  inside = false
-  return took, what
+
+-- The calls made inside a game's turns count; again for the game the
+-- script loads from its save at turn 300.
+local function time_turns(g)
+  local turn = g.turn
+  g.turn = function(...)
+    inside = true
+    local took, what = turn(...)
+    inside = false
+    return took, what
+  end
 end
+time_turns(game)
 
 -- One update is one turn (as the script records its times): its calls go
 -- to the kind of that turn.
 local result
 repeat
   result = script:update()
+  if script.game ~= game then
+    game = script.game
+    time_turns(game)
+  end
   local by = spent[game.turn_kind or "turn"]
   for name, t in pairs(current) do
     local sum = by[name] or { 0, 0 }

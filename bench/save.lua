@@ -1,11 +1,14 @@
 -- bench/save.lua: map.save and map.load of a whole game, the LÖVE demo's
 -- (examples/love/game.lua, played headless by its script.lua, as
 -- bench/demo.lua plays it) at turn 300, where the script saves it too;
--- beside the demo's own save (Game:save, Lua source written by a Lua
--- serializer, and M.load). The state saved is the demo's Game table as
--- it stands (every level with its native level, memory, monsters and
--- items, the player, the combat's rng, the scheduler with its actors),
--- without its two functions (clock, new_seed), which no save holds.
+-- beside the demo's own save (Game:save and M.load: since issue 36
+-- map.save of the state it picks, and map.load, then the rules, the field
+-- of view and the light made again; before, Lua source written by a Lua
+-- serializer). The state saved here is the demo's Game table as it stands
+-- (every level with its native level, memory, monsters and items, the
+-- player, the combat's rng, the scheduler with its actors), without its
+-- functions (clock, new_seed, the script's wrapper of turn), which no save
+-- holds.
 -- Times are os.clock (processor time), the median of rounds.
 --
 --   LUA_CPATH_5_4='build/lib/lua/5.4/?.so' lua5.4 bench/save.lua [80x50] [turn]

@@ -10,8 +10,8 @@
 -- `blocked` says), lit by day; below it the dungeon, lit by the player's
 -- torch (level:light). Its combat draws from one map.rng, its turns come
 -- from one map.scheduler (monsters of different speeds), and Game:save()
--- writes it all to a string that M.load() plays on from, the same game on
--- either interpreter.
+-- writes it all with map.save to a string that M.load() plays on from, the
+-- same game on either interpreter.
 local map = require "map"
 
 local M = {}
@@ -173,7 +173,7 @@ end
 -- player's start, items, monsters) are off its terrain: each monster
 -- becomes an actor occupying its cell, each item lies in `items` by cell.
 local function new_level(lvl, depth, surface)
-  local level = { depth = depth, lvl = lvl, seen = lvl:field(), monsters = {}, items = {} }
+  local level = { depth = depth, lvl = lvl, seen = lvl:field(), monsters = {}, items = {}, surface = surface == true }
   rules(level, surface)
   local width = lvl.width
   for _, thing in ipairs(lvl:things()) do
@@ -285,6 +285,10 @@ function Game:item_at(x, y)
   return self.level.items[(y - 1) * self.width + x]
 end
 
+-- The monster standing at (x, y), if any. The game's own cell-to-monster
+-- lookup, a scan of the level's monsters: the level knows only that a cell
+-- is occupied, not by whom. (To be replaced by the level's occupant ids,
+-- lvl:occupy(x, y, id) and lvl:occupant(x, y), when the module has them.)
 function Game:monster_at(x, y)
   for _, monster in ipairs(self.level.monsters) do
     if monster.x == x and monster.y == y then return monster end
@@ -627,107 +631,54 @@ function M.fingerprint(level)
   return table.concat(parts, "\n")
 end
 
--- A value as Lua source, the same text on both interpreters: tables with
--- their keys sorted, strings with every byte outside printable ASCII (and
--- the quote and backslash) as a decimal escape, numbers with 17 digits.
-local function serialize(value, out)
-  local kind = type(value)
-  if kind == "table" then
-    local keys = {}
-    for k in pairs(value) do keys[#keys + 1] = k end
-    table.sort(keys, function(a, b)
-      if type(a) ~= type(b) then return type(a) < type(b) end
-      return a < b
-    end)
-    out[#out + 1] = "{"
-    for _, k in ipairs(keys) do
-      out[#out + 1] = "["
-      serialize(k, out)
-      out[#out + 1] = "]="
-      serialize(value[k], out)
-      out[#out + 1] = ","
-    end
-    out[#out + 1] = "}"
-  elseif kind == "string" then
-    out[#out + 1] = '"' .. value:gsub('[^ !#-%[%]-~]', function(c) return ("\\%03d"):format(c:byte()) end) .. '"'
-  elseif kind == "number" then
-    out[#out + 1] = ("%.17g"):format(value)
-  elseif kind == "boolean" then
-    out[#out + 1] = tostring(value)
-  else
-    error("game.lua: cannot save a " .. kind)
-  end
-  return out
+-- What a save holds of the game and of each level: the state that play
+-- changes. Left out are what look() and rules() make again from it (the
+-- visible field, the torch's light, each level's walking rules), the
+-- functions (clock, new_seed), and the last turn's bookkeeping (acted,
+-- turn_time, turn_kind), which no later turn reads.
+M.SAVE_VERSION = 2
+local SAVED = { "seed", "size", "width", "height", "view", "message", "log", "player", "gold", "turns", "kills",
+  "fights", "dead", "rng", "schedule", "auto", "route", "target" }
+local SAVED_LEVEL = { "depth", "lvl", "seen", "monsters", "items", "start", "stairs", "up", "vaults", "algorithm",
+  "seed", "surface" }
+
+local function pick(from, keys, into)
+  for _, key in ipairs(keys) do into[key] = from[key] end
+  return into
 end
 
--- The game as a string: every level (map's saved level and memory, its
--- items and monsters), the player, the counts, the combat's source
--- (rng:state()) and the turns (scheduler:state(), its actors named "@" or
--- by their index among the current level's monsters, in s:actors()'s
--- order). M.load plays on from it.
+-- The game as a string, by map.save: every level (its native level, its
+-- memory, its monsters and items), the player, the counts, the combat's
+-- source and the scheduler with its actors (the player's and the monsters'
+-- own tables, so they load as the same tables). Binary, the same bytes on
+-- both interpreters. M.load plays on from it.
 function Game:save()
   local levels = {}
-  for depth, level in pairs(self.levels) do
-    local monsters = {}
-    for i, m in ipairs(level.monsters) do
-      monsters[i] = { char = m.char, x = m.x, y = m.y, hp = m.hp, awake = m.awake }
-    end
-    local cells, items = {}, {}
-    for cell in pairs(level.items) do cells[#cells + 1] = cell end
-    table.sort(cells)
-    for i, cell in ipairs(cells) do items[i] = { cell, level.items[cell] } end
-    levels[depth] = { lvl = level.lvl:save(), seen = level.seen:save(), items = items, monsters = monsters,
-      start = level.start, stairs = level.stairs, up = level.up, vaults = level.vaults, algorithm = level.algorithm,
-      seed = level.seed }
-  end
-  local index = {}
-  for i, m in ipairs(self.level.monsters) do index[m] = i end
-  local order = {}
-  for i, actor in ipairs(self.schedule:actors()) do order[i] = actor == self.player and "@" or index[actor] end
-  local p = self.player
-  return "return " .. table.concat(serialize({
-    version = 1, seed = self.seed, size = self.size, depth = self.level.depth, levels = levels,
-    player = { x = p.x, y = p.y, hp = p.hp, max_hp = p.max_hp }, gold = self.gold, turns = self.turns,
-    kills = self.kills, fights = self.fights, dead = self.dead, view = self.view, message = self.message,
-    log = self.log,
-    rng = self.rng:state(), schedule = self.schedule:state(), order = order,
-  }, {}))
+  for depth, level in pairs(self.levels) do levels[depth] = pick(level, SAVED_LEVEL, {}) end
+  return map.save(pick(self, SAVED, { version = M.SAVE_VERSION, levels = levels, depth = self.level.depth }))
 end
 
 -- The game a Game:save() string holds, as it was; options as M.new's
--- (clock, new_seed). Errors on a string that is not a save.
+-- (clock, new_seed). A string that is not a save is an error saying so;
+-- an older demo's save (Lua source, before map.save) is not loaded.
 function M.load(text, options)
   options = options or {}
-  local chunk = assert((loadstring or load)(text, "=save", "t", {}))
-  if setfenv then setfenv(chunk, {}) end
-  local saved = chunk()
-  assert(type(saved) == "table" and saved.version == 1, "not a save of this game")
-  local self = setmetatable({}, Game)
-  self.size, self.seed, self.view, self.message = saved.size, saved.seed, saved.view, saved.message
-  self.log = saved.log or {}
-  self.width, self.height = self.size[1], self.size[2]
+  if text:sub(1, 7) == "return " then
+    error("an older demo's save (Lua source): this demo loads only its map.save saves; start a new game", 0)
+  end
+  local ok, saved = pcall(map.load, text)
+  if not ok then error("not a save of this game: " .. tostring(saved), 0) end
+  if type(saved) ~= "table" or saved.version ~= M.SAVE_VERSION then error("not a save of this game", 0) end
+  local self = pick(saved, SAVED, setmetatable({}, Game))
   self.clock = options.clock or os.clock
   self.new_seed = options.new_seed or function() return self.seed + 1 end
-  self.gold, self.turns, self.kills, self.fights, self.dead = saved.gold, saved.turns, saved.kills, saved.fights,
-    saved.dead
-  self.player = saved.player
-  self.levels = {}
-  for depth, s in pairs(saved.levels) do
-    local level = { depth = depth, lvl = map.load(s.lvl), seen = map.load(s.seen), monsters = {}, items = {},
-      start = s.start, stairs = s.stairs, up = s.up, vaults = s.vaults, algorithm = s.algorithm, seed = s.seed }
-    for i, m in ipairs(s.monsters) do
-      level.monsters[i] = { char = m.char, x = m.x, y = m.y, hp = m.hp, awake = m.awake, kind = M.KINDS[m.char] }
-    end
-    for _, item in ipairs(s.items) do level.items[item[1]] = item[2] end
-    rules(level, map.describe(s.algorithm).blocked ~= "#")
-    self.levels[depth] = level
+  self.levels = saved.levels
+  for _, level in pairs(self.levels) do
+    -- The game's own monster kinds, not the copies the save holds.
+    for _, monster in ipairs(level.monsters) do monster.kind = M.KINDS[monster.char] end
+    rules(level, level.surface)
   end
   self.level = self.levels[saved.depth]
-  self.rng = map.rng(saved.rng)
-  local actors = {}
-  for i, who in ipairs(saved.order) do actors[i] = who == "@" and self.player or self.level.monsters[who] end
-  self.schedule = map.scheduler(saved.schedule, actors)
-  self.auto, self.route, self.target = nil, nil, nil
   self:look()
   return self
 end

@@ -8,7 +8,8 @@
 package.cpath = love.filesystem.getSource() .. "/../../build/lib/lua/5.1/?.so;" .. package.cpath
 
 local TICK = 0.05                 -- seconds per auto-explore or travel turn
-local SAVE = "save.lua"           -- F5 saves the game here (in the save directory), F9 loads it
+local SAVE = "game.save"          -- F5 saves the game here (in the save directory; map.save's bytes), F9 loads it
+local OLD_SAVE = "save.lua"       -- where an older demo saved (Lua source), which this one does not load
 local SHOT = "map-demo-%s.png"    -- a view's screenshot in the scripted game, in the save directory
 local SCRIPT_SEED = 7             -- the scripted game's default seed
 
@@ -24,14 +25,51 @@ local function is_scripted(args)
   return option(args, "--script") ~= nil or (env ~= nil and env ~= "" and env ~= "0")
 end
 
+-- A sum of times, in all and by view.
+local function stat()
+  return { n = 0, seconds = 0, glyphs = { n = 0, seconds = 0 }, tiles = { n = 0, seconds = 0 } }
+end
+
+local function add(t, view_name, seconds)
+  t.n, t.seconds = t.n + 1, t.seconds + seconds
+  local by = t[view_name]
+  by.n, by.seconds = by.n + 1, by.seconds + seconds
+end
+
+-- The scripted game's frames: each draw call's time (view.draw), and each
+-- whole frame's (from its draw's start to the next's: the drawing
+-- presented, and the next turn played).
+local drawn = { draw = stat(), frame = stat() }
+-- MAP_DEMO_OLD_VIEW, the path of another view.lua (an older one, for
+-- bench/demo_draw.sh): the scripted game draws its frames with both views in
+-- turn, one a frame, and times each (old_draw_mean_us beside draw_mean_us).
+local old_view
+local old_drawn = { draw = stat(), frame = stat() }
+local last_frame  -- {times = drawn or old_drawn, view = its name, start = seconds}
+
+-- The means of `times` (drawn, old_drawn) for the result line, in µs:
+-- <prefix>draw_mean_us and <prefix>frame_mean_us, then by view.
+local function means(times, prefix)
+  local function us(t) return ("%d"):format(t.seconds / t.n * 1e6 + 0.5) end
+  local line = ""
+  for _, kind in ipairs { "draw", "frame" } do
+    local t = times[kind]
+    if t.n > 0 then
+      line = line .. (" %s%s_mean_us=%s"):format(prefix, kind, us(t))
+      for _, name in ipairs { "glyphs", "tiles" } do
+        if t[name].n > 0 then line = line .. (" %s%s_%s_us=%s"):format(prefix, kind, name, us(t[name])) end
+      end
+    end
+  end
+  return line
+end
+
 -- The scripted game's end: a result line on stdout and in a file (the path
 -- in MAP_DEMO_RESULT, else result.txt in the save directory), then quit
 -- with 0 or 1.
-local drawn = { n = 0, seconds = 0 } -- the scripted game's frames drawn, and their time
-
 local function finish(ok, line)
   local dir = love.filesystem.getSaveDirectory() .. "/"
-  if drawn.n > 0 then line = line .. (" draw_mean_us=%d"):format(drawn.seconds / drawn.n * 1e6 + 0.5) end
+  line = line .. means(drawn, "") .. means(old_drawn, "old_")
   local text = "map-demo: " .. line .. " screenshots=" .. dir .. SHOT:format("glyphs") .. "," .. dir
     .. SHOT:format("tiles")
   print(text)
@@ -78,6 +116,11 @@ function love.load(args)
   view.load()
   love.keyboard.setKeyRepeat(true) -- a held key keeps walking
   if scripted then
+    local old = os.getenv("MAP_DEMO_OLD_VIEW")
+    if old and old ~= "" then
+      old_view = assert(loadfile(old))()
+      old_view.load()
+    end
     for _, name in ipairs { "glyphs", "tiles" } do love.filesystem.remove(SHOT:format(name)) end
     -- Each turn's map calls are timed as well as the whole turn.
     script = Script.new(game, { map_time = Script.time_map(require "map", love.timer.getTime) })
@@ -125,12 +168,36 @@ function love.update(dt)
 end
 
 -- The scripted game times each frame's drawing (view.draw: the map, the
--- HUD and the log), for the draw_mean_us of its result line.
+-- HUD and the log) and each whole frame, for its result line.
+local function timed_draw(v, times)
+  local start = love.timer.getTime()
+  if last_frame then add(last_frame.times.frame, last_frame.view, start - last_frame.start) end
+  last_frame = { times = times, view = game.view, start = start }
+  v.draw(game)
+  add(times.draw, game.view, love.timer.getTime() - start)
+end
+
 function love.draw()
   if not script then return view.draw(game) end
-  local start = love.timer.getTime()
-  view.draw(game)
-  drawn.n, drawn.seconds = drawn.n + 1, drawn.seconds + love.timer.getTime() - start
+  if old_view and old_drawn.draw.n == drawn.draw.n then return timed_draw(old_view, old_drawn) end
+  timed_draw(view, drawn)
+end
+
+-- F9: the game saved by F5, or why there is none.
+local function load_game()
+  local text = love.filesystem.read(SAVE)
+  if not text then
+    game:say(love.filesystem.getInfo(OLD_SAVE) and "Only an older demo's save (" .. OLD_SAVE .. "), which this one "
+      .. "does not load: F5 saves anew." or "Nothing saved yet (F5 saves).")
+    return
+  end
+  local ok, loaded = pcall(Game.load, text, { clock = game.clock, new_seed = game.new_seed })
+  if ok then
+    game = loaded
+    game:say("Loaded.")
+  else
+    game:say("Not loaded: " .. tostring(loaded))
+  end
 end
 
 function love.keypressed(key)
@@ -143,15 +210,7 @@ function love.keypressed(key)
     game:say(ok and "Saved." or "Not saved: " .. tostring(err))
     return
   elseif key == "f9" then
-    local text = love.filesystem.read(SAVE)
-    local ok, loaded = pcall(Game.load, text or "", { clock = game.clock, new_seed = game.new_seed })
-    if ok then
-      game = loaded
-      game:say("Loaded.")
-    else
-      game:say(text and "Not a save: " .. tostring(loaded) or "Nothing saved yet (F5 saves).")
-    end
-    return
+    return load_game()
   end
   if game:key(key) == "quit" then love.event.quit() end
 end

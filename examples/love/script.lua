@@ -29,9 +29,12 @@ local fmt = string.format
 
 -- Wraps every function of the map module so that the time spent in them is
 -- counted in the returned table's `seconds` (game.lua calls them through the
--- module table, so it is timed too), and the levels map.level makes in
--- stand-ins whose methods are timed the same way (a level's methods are not
--- the module's). For the timings only.
+-- module table, so it is timed too), and every level's methods the same
+-- way: a level's methods are not the module's, so the levels' own metatable
+-- (debug.getmetatable: it is protected) has its lookup wrapped to hand out
+-- timed methods. The game then holds the levels themselves, which map.save
+-- takes (a stand-in table would not be one). For the timings only; it lasts
+-- as long as the process.
 function M.time_map(map, clock)
   local spent = { seconds = 0 }
   local function timed(f)
@@ -42,20 +45,24 @@ function M.time_map(map, clock)
       return a, b, c
     end
   end
-  local function timed_level(level)
-    local stand_in = {}
-    for _, name in ipairs(map.METHODS.level) do
-      local method = level[name]
-      stand_in[name] = timed(function(_, ...) return method(level, ...) end)
-    end
-    return setmetatable(stand_in, { __index = level }) -- its properties: width, stairs, ...
-  end
+  M.time_methods(debug.getmetatable(map.level("#")), map.METHODS.level, timed)
   for name, f in pairs(map) do
     if type(f) == "function" then map[name] = timed(f) end
   end
-  local new_level = map.level
-  map.level = function(...) return timed_level(new_level(...)) end
   return spent
+end
+
+-- Has the lookup of metatable `mt` hand out, for each method named in
+-- `names`, wrap(method) in its place (made once a method).
+function M.time_methods(mt, names, wrap)
+  local index, timed = mt.__index, {}
+  for _, name in ipairs(names) do timed[name] = false end
+  mt.__index = function(self, key)
+    local value = index(self, key)
+    if timed[key] == nil or type(value) ~= "function" then return value end
+    timed[key] = timed[key] or wrap(value, key)
+    return timed[key]
+  end
 end
 
 -- Adds up the time of the game's turn calls since the last turn was
