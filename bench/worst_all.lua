@@ -564,13 +564,17 @@ end
 WORST["level:render"] = function()
   return on_shapes("every cell a thing", function(s) return things_level(s):render() end)
 end
--- A level whose every cell is occupied, for steps (not timed).
+-- A level whose every cell is occupied, each by its own id, for steps and
+-- occupant (not timed): the most ids a level can hold.
 local function steps_level(s)
   return once("steps " .. shape_name(s), function()
     local lvl = map.level(mapped("floor", s))
-    for _, p in ipairs(every_cell(s)) do lvl:occupy(p) end
+    for i, p in ipairs(every_cell(s)) do lvl:occupy(p, i) end
     return lvl
   end)
+end
+WORST["level:occupant"] = function()
+  return on_shapes("the far corner, every cell an id", function(s) return steps_level(s):occupant(far_cell(s)) end)
 end
 WORST["level:steps"] = function()
   local list = {}

@@ -213,6 +213,24 @@ local function level_calls()
       return a, b, l:occupied(1, 1), l:occupied(F)
     end },
     { "occupy bad", function(l) return l:occupy(1, -1) end },
+    { "occupants", function(l)
+      l:occupy(1, 1, 5)
+      l:occupy(F, 2 ^ 53)
+      l:occupy(P)
+      local a, b = l:occupant(P), l:occupant(2, 1)
+      l:vacate(1, 1)
+      l:occupy(P)
+      return a, b, l:occupant(1, 1), l:occupant(F), l:occupant(l.width, l.height), map.load(l:save()):occupant(F)
+    end },
+    { "occupant bad id", function(l) return l:occupy(1, 1, 0.5) end },
+    { "steps carry ids", function(l)
+      local d, m = l:distances({ x = l.width, y = l.height }), movers()
+      for i, p in ipairs(m) do l:occupy(p, 10 * i) end
+      local moved = l:steps(d, m, { occupied = true })
+      local ids = {}
+      for i, p in ipairs(m) do ids[i] = l:occupant(p) end
+      return moved, m, ids
+    end },
     { "fov", function(l) return l:fov(1, 1):table(), l:fov(P, 1):table() end },
     { "fov into", function(l)
       local memory = l:field()

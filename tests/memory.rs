@@ -669,6 +669,58 @@ fn a_native_level_takes_at_most_two_bytes_a_cell() {
     );
 }
 
+/// Occupants' ids (issue 36) hold at most `ID_BYTES` each, whatever the
+/// order they come in (row order, backwards, scattered), on a level where
+/// every cell has one; a level without ids holds no heap for them; saving
+/// and loading a level with ids stays within `save::bound` and
+/// `save::bound_load`.
+#[test]
+fn occupants_ids_stay_within_their_bound() {
+    use map::native::{save, NativeLevel, ID_BYTES, MAX_ID};
+    let (w, h) = (400usize, 400usize);
+    let cells = w * h;
+    let grid = Grid::new(w, h, b'.');
+    let (empty, peak) = peak_of(|| NativeLevel::from_grid(grid.clone()));
+    assert!(peak <= cells + cells / 8 + 64, "no ids: {peak} bytes");
+    let scattered = |i: usize| (i * 7919) % cells;
+    let orders: [(&str, &dyn Fn(usize) -> usize); 3] = [
+        ("row order", &|i| i),
+        ("backwards", &|i| cells - 1 - i),
+        ("scattered", &scattered),
+    ];
+    for (name, order) in orders {
+        let mut level = empty.clone();
+        let (_, peak) = peak_of(|| {
+            for i in 0..cells {
+                let c = order(i);
+                let p = Pos {
+                    x: c % w + 1,
+                    y: c / w + 1,
+                };
+                level.occupy_by(p, MAX_ID - i as i64);
+            }
+        });
+        println!(
+            "ids {name}: {:.1} bytes/id held at peak (ID_BYTES {ID_BYTES})",
+            peak as f64 / cells as f64
+        );
+        assert!(
+            peak <= ID_BYTES * cells,
+            "{name}: {peak} > {}",
+            ID_BYTES * cells
+        );
+        let (bytes, peak) = peak_of(|| save::save(&level));
+        assert!(peak <= save::bound(&level), "save: {peak}");
+        let (back, peak) = peak_of(|| save::load(&bytes).unwrap());
+        println!(
+            "ids {name}: loaded at {:.2} times the saved bytes",
+            peak as f64 / bytes.len() as f64
+        );
+        assert!(peak <= save::bound_load(bytes.len()), "load: {peak}");
+        assert_eq!(back, level);
+    }
+}
+
 /// The native level's calls: `map.level` of a table (its grid copied, every
 /// cell a thing at worst) and of text, `map.field`, `map.load` of a level
 /// and of each kind of field, and a field's rows, each within its bound.

@@ -823,17 +823,29 @@ function NativeLevel:get(x, y) end
 ---@overload fun(self: map.NativeLevel, cell: map.Position, ch: string)
 function NativeLevel:set(x, y, ch) end
 
----Marks the cell occupied (a monster stands there), for `occupied = true`.
+---Marks the cell occupied (a monster stands there), for `occupied = true`;
+---by `id` (its occupant's, for `occupant`), in place of any id the cell
+---had; without one, the cell keeps the id it has.
 ---@param x integer
 ---@param y integer
----@overload fun(self: map.NativeLevel, cell: map.Position)
-function NativeLevel:occupy(x, y) end
+---@param id? integer 1 to 2^53
+---@overload fun(self: map.NativeLevel, cell: map.Position, id?: integer)
+function NativeLevel:occupy(x, y, id) end
 
----Marks the cell free.
+---Marks the cell free; its occupant's id goes with it.
 ---@param x integer
 ---@param y integer
 ---@overload fun(self: map.NativeLevel, cell: map.Position)
 function NativeLevel:vacate(x, y) end
+
+---Who stands on the cell: the id `occupy` gave it, `true` if it is
+---occupied without one, nil if it is free. `steps` with `occupied`
+---carries a mover's id to its new cell; saves keep the ids.
+---@param x integer
+---@param y integer
+---@return integer|true|nil
+---@overload fun(self: map.NativeLevel, cell: map.Position): integer|true|nil
+function NativeLevel:occupant(x, y) end
 
 ---Whether the cell is occupied.
 ---@param x integer

@@ -102,9 +102,27 @@ return {
       samples = {
         function(f) return f.designed, 2, 2 end,
         function(f) return f.designed, f.designed.stairs end,
+        function(f) return f.designed, 2, 2, 7 end,
+        function(f) return f.designed, f.designed.stairs, 2 ^ 53 end,
       },
       bad = {
         { "level:occupy: x must be an integer from 1 to 20, got 21", function(f) return f.lvl20:occupy(21, 1) end },
+        { "level:occupy: id must be an integer from 1 to 2^53, got 0", function(f) return f.lvl20:occupy(1, 1, 0) end },
+        { "level:occupy: id must be an integer from 1 to 2^53, got -3",
+          function(f) return f.lvl20:occupy({ x = 1, y = 1 }, -3) end },
+        { "level:occupy: id must be an integer from 1 to 2^53, got 1.5",
+          function(f) return f.lvl20:occupy(1, 1, 1.5) end },
+        { "level:occupy: id must be an integer from 1 to 2^53, got 9007199254740994",
+          function(f) return f.lvl20:occupy(1, 1, 2 ^ 53 + 2) end },
+        { 'level:occupy: id must be an integer from 1 to 2^53, got string "7"',
+          function(f) return f.lvl20:occupy(1, 1, "7") end },
+        { "level:occupy: id must be an integer from 1 to 2^53, got nan",
+          function(f) return f.lvl20:occupy(1, 1, 0 / 0) end },
+        { "level:occupy: id must be an integer from 1 to 2^53, got table",
+          function(f) return f.lvl20:occupy(1, 1, {}) end },
+        { "level:occupy: expected at most 4 arguments, got 5", function(f) return f.lvl20:occupy(1, 1, 2, 3) end },
+        { "level:occupy: expected at most 3 arguments, got 4",
+          function(f) return f.lvl20:occupy({ x = 1, y = 1 }, 2, 3) end },
       },
       storm = function(a) return a.lvl:occupy(a.sources[1]) end,
       big = "marks one cell: no argument makes it large",
@@ -146,6 +164,40 @@ return {
         end,
         run = function(s) return s.lvl:occupied(s.p) end,
         lua = function(s) return s.occupied[s.p.y * 100 + s.p.x] end,
+      } },
+    },
+    occupant = {
+      samples = {
+        function(f) return f.designed, 2, 2 end,
+        function(f) return f.designed, f.designed.player end,
+      },
+      bad = {
+        { "level:occupant: x must be an integer from 1 to 20, got 0", function(f) return f.lvl20:occupant(0, 1) end },
+        { "level:occupant: cell.y must be an integer from 1 to 10, got 11",
+          function(f) return f.lvl20:occupant({ x = 1, y = 11 }) end },
+        { "level:occupant: expected at most 3 arguments, got 4", function(f) return f.lvl20:occupant(1, 1, 1) end },
+        { "level:occupant: self must be a level, got nil", function(f) return f.lvl20.occupant(nil, 1, 1) end },
+        { "level:occupant: the level was freed by the collector (used from a finalizer)", function()
+          return cases.freed(function()
+            local lvl = map.level { width = 10, height = 10, seed = 1 }
+            lvl:occupy(1, 1, 5)
+            return lvl
+          end, function(lvl) return lvl:occupant(1, 1) end)
+        end },
+      },
+      storm = function(a) return a.lvl:occupant(a.sources[1]) end,
+      big = "reads one cell: no argument makes it large",
+      memory = "an integer, true or nil",
+      -- Against the occupants' ids kept in a Lua table.
+      reference = { spec = "spec/occupants_spec.lua", bench = {
+        setup = function()
+          local s = cave()
+          s.ids = { [s.p.y * 100 + s.p.x] = 42 }
+          s.lvl:occupy(s.p, 42)
+          return s
+        end,
+        run = function(s) return s.lvl:occupant(s.p) end,
+        lua = function(s) return s.ids[s.p.y * 100 + s.p.x] end,
       } },
     },
     things = {

@@ -9,11 +9,12 @@
 //! | w*h | the terrain, row-major |
 //! | 8 each | the occupancy bits, 64 cells a word |
 //! | 4, then 5 each | the things: count, then index (u32) and char, in row order |
-//! | 1 | 1 if `generate`'s metadata follows, else 0 |
+//! | 1 | 1 if `generate`'s metadata follows, else 0; format 4: flags, 1 the metadata, 2 its locks, 4 `blocked` |
 //! | ... | the metadata: seed (i64), algorithm (u8 length, name), then lists, each a u32 count then its entries: rooms (x, y, w, h), doors (x, y), player, stairs, items (x, y, kind), vaults (index, x, y, w, h, rotation), placed (x, y, char), up (count 0 or 1), exits (per room: positions), links (per room: u32s); every coordinate a u32 |
 //! | 4, then 18 each | format 3 only, at the end of the metadata: the locks, a count (at most `MAX_LOCKS`), then per lock its door (x, y, char) and its key (x, y, char) |
 //! | 1 | format 3 only: 1 if `blocked` follows, else 0 |
 //! | 4, then 1 each | formats 2 and 3: the characters that block walking (`blocked`), a count (0 to 256) then each once |
+//! | 4, then 12 each | format 4 only: the occupants' ids, a count, then per id its cell's index (u32) and the id (i64, 1 to 2^53), in row order, each on an occupied cell |
 //! | 8 | FNV-1a 64 of every byte before it |
 //!
 //! Format 2 is format 1 with the level's `blocked`: a level whose walking
@@ -22,6 +23,10 @@
 //! Format 3 is format 1 with the locks of a level `generate` made with
 //! `locks` (`m.locks`), and `blocked` when it has one; a level without
 //! `m.locks` is saved in format 1 or 2, as before.
+//! Format 4 (issue 36) is the level with its occupants' ids: its flags
+//! byte says which of the metadata, its locks and `blocked` follow, as in
+//! formats 1 to 3, and the ids come last. Only a level with an id is
+//! saved in it: one without is saved as before, byte for byte.
 //!
 //! A field (`field.rs`) is saved in the same frame with the magic
 //! `MAPFIELD` and its own body (`save_field`).
@@ -34,7 +39,7 @@
 use std::rc::Rc;
 
 use super::field::{Cells, Field};
-use super::{Bits, NativeLevel, Thing};
+use super::{Bits, Ids, NativeLevel, Thing, MAX_ID};
 use crate::generators::shared::{MAX_LOCKS, MAX_ROOMS};
 use crate::grid::{Grid, Pos, Rect};
 use crate::input::{MAX_CELLS, MAX_SEED};
@@ -56,6 +61,12 @@ pub const VERSION: u32 = 1;
 pub const VERSION_BLOCKED: u32 = 2;
 /// Format 1 with the level's locks, and its `blocked` if any (module doc).
 pub const VERSION_LOCKS: u32 = 3;
+/// Any of the formats above with the occupants' ids (module doc).
+pub const VERSION_IDS: u32 = 4;
+/// Format 4's flags: the metadata, its locks and `blocked` follow.
+const HAS_META: u8 = 1;
+const HAS_LOCKS: u8 = 2;
+const HAS_BLOCKED: u8 = 4;
 const HEADER: usize = 16;
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -103,16 +114,21 @@ pub fn bound(level: &NativeLevel) -> usize {
         + 1
         + meta
         + blocked
+        + 4
+        + 12 * level.ids.len()
         + 8
 }
 
 pub fn save(level: &NativeLevel) -> Vec<u8> {
     let version = match (has_locks(level), &level.blocked) {
+        _ if !level.ids.is_empty() => VERSION_IDS,
         (true, _) => VERSION_LOCKS,
         (false, None) => VERSION,
         (false, Some(_)) => VERSION_BLOCKED,
     };
-    framed(MAGIC, version, bound(level), |out| save_level(out, level))
+    framed(MAGIC, version, bound(level), |out| {
+        save_level(out, level, version)
+    })
 }
 
 /// Whether `level` holds `generate`'s metadata with `m.locks`.
@@ -134,7 +150,7 @@ fn framed(magic: &[u8; 8], version: u32, bound: usize, body: impl FnOnce(&mut Ou
     out.0
 }
 
-fn save_level(out: &mut Out, level: &NativeLevel) {
+fn save_level(out: &mut Out, level: &NativeLevel, version: u32) {
     out.u32(level.width());
     out.u32(level.height());
     out.0.extend_from_slice(level.terrain.cells());
@@ -145,18 +161,36 @@ fn save_level(out: &mut Out, level: &NativeLevel) {
         o.u32(t.index as usize);
         o.0.push(t.char);
     });
-    match level.meta() {
-        None => out.0.push(0),
-        Some(m) => {
-            out.0.push(1);
-            save_meta(out, m);
+    let with_ids = version == VERSION_IDS;
+    let flags = match with_ids {
+        true => {
+            let meta = if level.meta().is_some() { HAS_META } else { 0 };
+            let locks = if has_locks(level) { HAS_LOCKS } else { 0 };
+            let blocked = if level.blocked.is_some() {
+                HAS_BLOCKED
+            } else {
+                0
+            };
+            meta | locks | blocked
         }
+        false => u8::from(level.meta().is_some()),
+    };
+    out.0.push(flags);
+    if let Some(m) = level.meta() {
+        save_meta(out, m);
     }
-    if has_locks(level) {
+    if has_locks(level) && !with_ids {
         out.0.push(u8::from(level.blocked.is_some()));
     }
     if let Some(blocked) = &level.blocked {
         out.list(blocked, |o, &c| o.0.push(c));
+    }
+    if with_ids {
+        out.u32(level.ids.len());
+        for (i, id) in level.ids.iter() {
+            out.u32(i);
+            out.0.extend_from_slice(&id.to_le_bytes());
+        }
     }
 }
 
@@ -284,7 +318,7 @@ pub enum Saved {
 pub fn load_saved(bytes: &[u8]) -> Result<Saved, String> {
     let magic = bytes.get(..8);
     if magic == Some(MAGIC) {
-        let versions = [VERSION, VERSION_BLOCKED, VERSION_LOCKS];
+        let versions = [VERSION, VERSION_BLOCKED, VERSION_LOCKS, VERSION_IDS];
         let (version, body) = unframed(bytes, &versions)?;
         read_body(body, version).map(Saved::Level)
     } else if magic == Some(FIELD_MAGIC) {
@@ -420,7 +454,6 @@ fn read_bits(r: &mut In, cells: usize) -> Result<Bits, String> {
 }
 
 fn read_body(bytes: &[u8], version: u32) -> Result<NativeLevel, String> {
-    let with_locks = version == VERSION_LOCKS;
     let mut r = In {
         bytes,
         size: (0, 0),
@@ -444,13 +477,22 @@ fn read_body(bytes: &[u8], version: u32) -> Result<NativeLevel, String> {
     if !ordered || things.last().is_some_and(|t| t.index as usize >= cells) {
         return Err("level's things are out of order or outside its map".into());
     }
-    let meta = match r.u8()? {
+    let flags = r.u8()?;
+    let known = match version {
+        VERSION_IDS => HAS_META | HAS_LOCKS | HAS_BLOCKED,
+        _ => HAS_META,
+    };
+    if flags & !known != 0 || flags & (HAS_META | HAS_LOCKS) == HAS_LOCKS {
+        return Err(TRUNCATED.into());
+    }
+    let with_locks = version == VERSION_LOCKS || flags & HAS_LOCKS != 0;
+    let meta = match flags & HAS_META {
         0 => None,
-        1 => Some(Rc::new(read_meta(&mut r, with_locks)?)),
-        _ => return Err(TRUNCATED.into()),
+        _ => Some(Rc::new(read_meta(&mut r, with_locks)?)),
     };
     let with_blocked = match version {
         VERSION_LOCKS => r.u8()? == 1,
+        VERSION_IDS => flags & HAS_BLOCKED != 0,
         v => v == VERSION_BLOCKED,
     };
     let blocked = match with_blocked {
@@ -465,6 +507,10 @@ fn read_body(bytes: &[u8], version: u32) -> Result<NativeLevel, String> {
             Some(chars)
         }
     };
+    let ids = match version {
+        VERSION_IDS => read_ids(&mut r, &occupied)?,
+        _ => Ids::default(),
+    };
     if !r.bytes.is_empty() {
         return Err(TRUNCATED.into());
     }
@@ -472,9 +518,32 @@ fn read_body(bytes: &[u8], version: u32) -> Result<NativeLevel, String> {
         terrain,
         things: Rc::from(things),
         occupied,
+        ids,
         meta,
         blocked,
     })
+}
+
+/// Format 4's ids: at least one, in row order, each on an occupied cell
+/// and from 1 to `MAX_ID`.
+fn read_ids(r: &mut In, occupied: &Bits) -> Result<Ids, String> {
+    let pairs = r.list(12, |r| {
+        let i = r.u32()?;
+        let id = i64::from_le_bytes(r.take(8)?.try_into().map_err(|_| TRUNCATED)?);
+        Ok((i, id))
+    })?;
+    let cells = r.size.0 * r.size.1;
+    let ordered = pairs.windows(2).all(|p| p[0].0 < p[1].0);
+    let on_occupied = pairs.iter().all(|&(i, _)| i < cells && occupied.get(i));
+    if pairs.is_empty() || !ordered || !on_occupied {
+        return Err("level's ids are out of order or not on occupied cells".into());
+    }
+    if pairs.iter().any(|&(_, id)| !(1..=MAX_ID).contains(&id)) {
+        return Err("level has an id outside 1 to 2^53".into());
+    }
+    Ok(Ids::from_sorted(
+        pairs.into_iter().map(|(i, id)| (i as u32, id)),
+    ))
 }
 
 fn read_meta(r: &mut In, with_locks: bool) -> Result<Level, String> {

@@ -4,7 +4,8 @@
 -- A C function call costs LuaJIT far more than the few loads a level's
 -- `get` or a field's `get` is, and breaks the trace around it. So here the
 -- hot methods read and write the native memory in place through the FFI:
--- a level's `get`, `set`, `occupied`, `occupy`, `vacate`, a field's `get`,
+-- a level's `get`, `set`, `occupied`, `occupy` (without an id), `vacate`
+-- (on a level without ids), a field's `get`,
 -- and `steps` (one FFI call of `steps_batch`), and a noise's `get` (one FFI
 -- call of `noise_get`) and `grid` (one FFI call of `noise_grid` into a
 -- buffer, the rows built in Lua); and the metatables' `__index` finds
@@ -116,6 +117,8 @@ level_methods.occupied = function(self, ...)
   return c_occupied(self, ...)
 end
 
+-- occupy(x, y) or occupy(p): the bit set, any id the cell has kept, as
+-- the C method does; with an id, to the C method.
 level_methods.occupy = function(self, ...)
   local b, i = level_cell(self, select("#", ...), ...)
   if b then
@@ -126,9 +129,11 @@ level_methods.occupy = function(self, ...)
   return c_occupy(self, ...)
 end
 
+-- A level with occupants' ids (b.ids[0], their count) goes to the C
+-- method, which drops the cell's id with its bit.
 level_methods.vacate = function(self, ...)
   local b, i = level_cell(self, select("#", ...), ...)
-  if b then
+  if b and b.ids[0] == 0ULL then
     local w = rshift(i, 6)
     b.bits[w] = band(b.bits[w], bnot(lshift(1ULL, band(i, 63))))
     return

@@ -173,8 +173,7 @@ fn move_all(
             continue;
         };
         if occupied {
-            level.occupy(from, false);
-            level.occupy(to, true);
+            level.move_occupant(from, to);
         }
         (c[0], c[1]) = (to.x as u32, to.y as u32);
         moved += 1;

@@ -48,6 +48,7 @@ impl Native for Field {
             width: width as u32,
             height: height as u32,
             window: [w.x, w.y, w.w, w.h].map(|v| v as u32),
+            ids: std::ptr::null(),
         }
     }
 }

@@ -26,7 +26,7 @@ use crate::lua::stack::upvalues::NATIVES;
 use crate::lua::stack::{Args, Key, Reply};
 use crate::memory;
 use crate::native::field::Field;
-use crate::native::{save, NativeLevel, Thing};
+use crate::native::{save, NativeLevel, Occupant, Thing, ID_BYTES, MAX_ID};
 use crate::toolkit::{distances, step};
 
 static KIND: Kind = Kind::new("level", "level", "a", b"maplevel");
@@ -47,14 +47,15 @@ impl Native for NativeLevel {
     }
     fn bytes(&self) -> usize {
         let cells = self.width() * self.height();
-        cells + cells / 8 + 8 * self.things().len()
+        cells + cells / 8 + 8 * self.things().len() + ID_BYTES * self.ids().len()
     }
     fn view(&mut self) -> View {
         let (width, height) = (self.width() as u32, self.height() as u32);
-        let (cells, bits) = self.raw_parts();
+        let (cells, bits, ids) = self.raw_parts();
         View {
             cells,
             bits,
+            ids,
             kind: 0,
             width,
             height,
@@ -67,9 +68,10 @@ methods! {
     "level", on_level, body;
     get => |args, level| Ok(Char(level.get(one_cell(args, level, 0)?))),
     set => set_cell,
-    occupy => |args, level| occupy_cell(args, level, true),
-    vacate => |args, level| occupy_cell(args, level, false),
+    occupy => occupy_cell,
+    vacate => vacate_cell,
     occupied => |args, level| Ok(level.occupied(one_cell(args, level, 0)?)),
+    occupant => |args, level| Ok(Who(level.occupant(one_cell(args, level, 0)?))),
     things => |args, level| {
         args.at_most(1)?;
         Ok(Things(level.shared_things(), level.width()))
@@ -115,12 +117,56 @@ fn set_cell(args: &Args, level: &NativeLevel) -> Result<(), String> {
     Ok(())
 }
 
-/// `level:occupy(x, y)` and `level:vacate(x, y)`.
-fn occupy_cell(args: &Args, level: &NativeLevel, on: bool) -> Result<(), String> {
+/// `level:occupy(x, y [, id])`: the cell becomes occupied, by `id` (an
+/// integer from 1 to `MAX_ID`, in place of any id it had) or, without one,
+/// keeping the id it has.
+fn occupy_cell(args: &Args, level: &NativeLevel) -> Result<(), String> {
+    let p = one_cell(args, level, 1)?;
+    let id = match args.get(after_cell(args, 2)) {
+        Arg::Missing => None,
+        arg => Some(
+            crate::input::int_in("id", arg, 1, MAX_ID)
+                .map_err(|_| format!("id must be an integer from 1 to 2^53, got {arg}"))?,
+        ),
+    };
+    // SAFETY: `level` is not used again; nothing else refers to it.
+    let level = unsafe { this_mut::<NativeLevel>(args)? };
+    match id {
+        Some(id) => level.occupy_by(p, id),
+        None => level.occupy(p, true),
+    }
+    Ok(())
+}
+
+/// `level:vacate(x, y)`: the cell is free, its occupant's id gone.
+fn vacate_cell(args: &Args, level: &NativeLevel) -> Result<(), String> {
     let p = one_cell(args, level, 0)?;
     // SAFETY: `level` is not used again; nothing else refers to it.
-    unsafe { this_mut::<NativeLevel>(args)? }.occupy(p, on);
+    unsafe { this_mut::<NativeLevel>(args)? }.occupy(p, false);
     Ok(())
+}
+
+/// `level:occupant(x, y)`: the id of who stands there, `true` for an
+/// occupant without one, nil for a free cell.
+struct Who(Occupant);
+
+impl Reply for Who {
+    unsafe fn push_on(&self, l: *mut lua_State) -> c_int {
+        // SAFETY: as `push_plain_on`'s.
+        unsafe { self.push_plain_on(l) }.unwrap_or(0)
+    }
+    unsafe fn push_plain_on(&self, l: *mut lua_State) -> Option<c_int> {
+        // SAFETY: one slot of the LUA_MINSTACK a C function has; nothing
+        // allocated.
+        unsafe {
+            match self.0 {
+                Occupant::Free => ffi::lua_pushnil(l),
+                Occupant::Anonymous => ffi::lua_pushboolean(l, 1),
+                Occupant::Id(id) => ffi::lua_pushinteger(l, id as ffi::lua_Integer),
+            }
+        }
+        Some(1)
+    }
 }
 
 /// The options of `can_step` and `steps`.
@@ -222,8 +268,7 @@ fn steps_of(args: &Args, level: &NativeLevel) -> Result<Moved, String> {
         let to = step::step_in(level.terrain(), from, rule, value, closed);
         if let Some(to) = to {
             if occupied {
-                level.occupy(from, false);
-                level.occupy(to, true);
+                level.move_occupant(from, to);
             }
             moves.push((i + 1, to));
         }

@@ -111,7 +111,8 @@ pub trait Native: Sized + 'static {
 }
 
 /// What LuaJIT's FFI reads and writes in place (`luajit/natives.lua`): a
-/// level's terrain (a byte a cell) and occupancy (64 cells a word), or a
+/// level's terrain (a byte a cell), occupancy (64 cells a word) and how
+/// many of its cells have an occupant's id (`ids`, read only), or a
 /// field's cells (`kind`: `native::field::Cells::NARROW`, ...) over its
 /// window (x, y, w, h), for a map of `width` x `height`. The pointers are
 /// cleared with the value when it is freed.
@@ -124,6 +125,7 @@ pub struct View {
     pub width: u32,
     pub height: u32,
     pub window: [u32; 4],
+    pub ids: *const u64,
 }
 
 /// The userdata's memory: the kind's tag, the boxed value (null once
@@ -139,7 +141,7 @@ pub struct Block {
 /// `Block` as LuaJIT's FFI declares it (`luajit/natives.lua`), beside the
 /// struct so that the two are written together; the route checks its size.
 pub const BLOCK_CDEF: &str = "struct { uint64_t tag; void *value; uint8_t *cells; uint64_t *bits; \
-                              uint32_t kind, width, height, x, y, w, h; }";
+                              uint32_t kind, width, height, x, y, w, h; const uint64_t *ids; }";
 
 impl View {
     pub const NONE: View = View {
@@ -149,6 +151,7 @@ impl View {
         width: 0,
         height: 0,
         window: [0; 4],
+        ids: std::ptr::null(),
     };
 }
 

@@ -3,6 +3,7 @@ use super::*;
 use crate::grid::byte_set;
 use crate::input::Arg;
 use crate::level::{generate, Params};
+use crate::native::Occupant;
 
 fn saved_level() -> NativeLevel {
     let p = Params::new(Arg::Int(30), Arg::Int(12), Arg::Int(7));
@@ -181,5 +182,90 @@ fn fields_load_back_equal_and_damage_is_an_error() {
             bad[i] ^= 0x10;
             assert!(load_saved(&bad).is_err(), "byte {i}");
         }
+    }
+}
+
+/// `bytes` with its checksum made again, so that a change reaches the
+/// reader's own checks.
+fn resummed(mut bytes: Vec<u8>) -> Vec<u8> {
+    let n = bytes.len();
+    let sum = fnv1a(&bytes[..n - 8]);
+    bytes[n - 8..].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+/// A level with occupants' ids saves in format 4 and loads back equal, on
+/// every combination of metadata, locks and `blocked`; without ids it
+/// saves in its old format, byte for byte as before the ids existed.
+#[test]
+fn a_level_with_ids_saves_in_format_4_and_loads_back() {
+    let version = |bytes: &[u8]| u32::from_le_bytes(bytes[8..12].try_into().unwrap());
+    let p = Params {
+        algorithm: Arg::Str(b"maze"),
+        ..Params::new(Arg::Int(31), Arg::Int(15), Arg::Int(2))
+    };
+    let plain = generate(&p).unwrap();
+    let locked = generate(&p.with(b"locks", Arg::Int(3))).unwrap();
+    let grid = Grid::from_rows(&["#.#.", "...."]);
+    let levels = [
+        NativeLevel::from_level(locked, &byte_set(b"")),
+        NativeLevel::from_level(plain, &byte_set(b"")),
+        NativeLevel::from_grid(grid.clone()),
+    ];
+    for level in levels {
+        for blocked in [None, Some(&b"#A"[..])] {
+            let mut n = level.clone().with_blocked(blocked);
+            n.occupy(Pos { x: 2, y: 1 }, true);
+            let old = save(&n);
+            assert_ne!(version(&old), VERSION_IDS);
+            n.occupy_by(Pos { x: 1, y: 2 }, 1);
+            n.occupy_by(Pos { x: 4, y: 2 }, MAX_ID);
+            let bytes = save(&n);
+            assert_eq!(version(&bytes), VERSION_IDS);
+            assert!(bytes.len() <= bound(&n));
+            let back = load(&bytes).unwrap();
+            assert_eq!(back, n);
+            assert_eq!(back.occupant(Pos { x: 4, y: 2 }), Occupant::Id(MAX_ID));
+            for at in [Pos { x: 1, y: 2 }, Pos { x: 4, y: 2 }] {
+                n.occupy(at, false);
+            }
+            assert_eq!(save(&n), old, "without ids, the old bytes");
+        }
+    }
+}
+
+/// Format 4's own checks: ids out of order, on a free cell, past 2^53 or
+/// none at all, and flags it does not know, each an error though the
+/// checksum is right.
+#[test]
+fn damaged_ids_are_an_error() {
+    let mut n = NativeLevel::from_grid(Grid::from_rows(&["....", "...."]));
+    n.occupy_by(Pos { x: 1, y: 1 }, 5);
+    n.occupy_by(Pos { x: 3, y: 1 }, 6);
+    let bytes = save(&n);
+    let len = bytes.len();
+    // The ids: count, then (index, id) twice, before the checksum.
+    let first = len - 8 - 24;
+    let with = |at: usize, value: &[u8]| {
+        let mut b = bytes.clone();
+        b[at..at + value.len()].copy_from_slice(value);
+        load(&resummed(b))
+    };
+    assert!(load(&resummed(bytes.clone())).is_ok());
+    let swapped = with(first, &2u32.to_le_bytes()).unwrap_err();
+    assert!(swapped.contains("out of order"), "{swapped}");
+    let free = with(first, &1u32.to_le_bytes()).unwrap_err();
+    assert!(free.contains("occupied"), "{free}");
+    let outside = with(first, &8u32.to_le_bytes()).unwrap_err();
+    assert!(outside.contains("occupied"), "{outside}");
+    for id in [0i64, -1, MAX_ID + 1] {
+        let err = with(first + 4, &id.to_le_bytes()).unwrap_err();
+        assert!(err.contains("outside 1 to 2^53"), "{id}: {err}");
+    }
+    assert!(with(first - 4, &0u32.to_le_bytes()).is_err(), "count 0");
+    // The flags byte follows the terrain, the bits and the (empty) things.
+    let flags = HEADER + 8 + 8 + 8 + 4;
+    for bad in [2u8, 8, 0x80] {
+        assert!(with(flags, &[bad]).is_err(), "flags {bad}");
     }
 }
