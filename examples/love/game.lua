@@ -169,9 +169,17 @@ local function rules(level, surface)
   level.lit = not surface
 end
 
+-- Each monster of the level by its id, the id its cell holds
+-- (lvl:occupant): made again from the monsters when a save is loaded.
+local function index_monsters(level)
+  level.by_id = {}
+  for _, monster in ipairs(level.monsters) do level.by_id[monster.id] = monster end
+end
+
 -- A level of the native level lvl, whose things (level:things(): the
 -- player's start, items, monsters) are off its terrain: each monster
--- becomes an actor occupying its cell, each item lies in `items` by cell.
+-- becomes an actor occupying its cell under its id (1, 2, ... in the
+-- things' order), each item lies in `items` by cell.
 local function new_level(lvl, depth, surface)
   local level = { depth = depth, lvl = lvl, seen = lvl:field(), monsters = {}, items = {}, surface = surface == true }
   rules(level, surface)
@@ -181,13 +189,15 @@ local function new_level(lvl, depth, surface)
     if kind then
       thing.kind, thing.hp, thing.awake = kind, kind.hp, false
       level.monsters[#level.monsters + 1] = thing
-      lvl:occupy(thing.x, thing.y)
+      thing.id = #level.monsters
+      lvl:occupy(thing.x, thing.y, thing.id)
     elseif thing.char == "@" then
       level.start = { x = thing.x, y = thing.y }
     else
       level.items[(thing.y - 1) * width + thing.x] = thing.char
     end
   end
+  index_monsters(level)
   return level
 end
 
@@ -285,14 +295,11 @@ function Game:item_at(x, y)
   return self.level.items[(y - 1) * self.width + x]
 end
 
--- The monster standing at (x, y), if any. The game's own cell-to-monster
--- lookup, a scan of the level's monsters: the level knows only that a cell
--- is occupied, not by whom. (To be replaced by the level's occupant ids,
--- lvl:occupy(x, y, id) and lvl:occupant(x, y), when the module has them.)
+-- The monster standing at (x, y), if any: the id its cell holds. (The
+-- player occupies no cell but while monsters step, and then without an id.)
 function Game:monster_at(x, y)
-  for _, monster in ipairs(self.level.monsters) do
-    if monster.x == x and monster.y == y then return monster end
-  end
+  local id = self.level.lvl:occupant(x, y)
+  return id and self.level.by_id[id]
 end
 
 local function is_monster(actor)
@@ -338,6 +345,7 @@ function Game:attack(attacker, target)
     end
   end
   self.level.lvl:vacate(target.x, target.y)
+  self.level.by_id[target.id] = nil
   self.schedule:remove(target)
   self.kills = self.kills + 1
   self:say(string.format("You kill the %s.", target.kind.name))
@@ -489,7 +497,7 @@ function Game:monster_turn(monster, fields)
   if not monster.awake then return end
   local function move_to(x, y)
     lvl:vacate(monster.x, monster.y)
-    lvl:occupy(x, y)
+    lvl:occupy(x, y, monster.id)
     monster.x, monster.y = x, y
   end
   if monster.hp * 3 <= monster.kind.hp then
@@ -677,6 +685,7 @@ function M.load(text, options)
     -- The game's own monster kinds, not the copies the save holds.
     for _, monster in ipairs(level.monsters) do monster.kind = M.KINDS[monster.char] end
     rules(level, level.surface)
+    index_monsters(level)
   end
   self.level = self.levels[saved.depth]
   self:look()
@@ -704,8 +713,8 @@ function Game:check()
     expect(on, "%s at (%d,%d) is off the map", name, actor.x, actor.y)
     expect(not on or not self.level.blocked:find(c, 1, true), "%s at (%d,%d) stands on %q", name, actor.x, actor.y,
       c)
-    expect(not on or actor == p or lvl:occupied(actor.x, actor.y), "%s at (%d,%d) does not occupy its cell", name,
-      actor.x, actor.y)
+    expect(not on or actor == p or lvl:occupant(actor.x, actor.y) == actor.id, "%s at (%d,%d) does not occupy its cell",
+      name, actor.x, actor.y)
     local key = actor.y * (self.width + 1) + actor.x
     expect(not taken[key], "%s at (%d,%d) shares the cell with %s", name, actor.x, actor.y, taken[key])
     taken[key] = name
