@@ -237,13 +237,28 @@ impl Scan<'_> {
     /// `tests/toolkit.rs` checks this against the reference, which visits
     /// every tile.
     fn quadrant(&mut self, q: &Quadrant, radius: i64) {
+        // The fields in locals: the loop below is the whole call's cost,
+        // and through `self` they are reloaded from memory at every cell.
+        let Scan {
+            cells,
+            opaque,
+            seen,
+            limit,
+            rows,
+            count,
+            diagonals,
+        } = self;
+        let (cells, opaque, limit): (&[u8], &ByteSet, i64) = (cells, opaque, *limit);
+        let seen: &mut [bool] = seen;
+        let (across, out_across) = (q.across, q.out.2);
         let max_depth = q.depth.min(radius);
-        self.rows.push(Row {
+        let mut marked = 0;
+        rows.push(Row {
             depth: 1,
             start: Slope::whole(-1),
             end: Slope::whole(1),
         });
-        while let Some(mut row) = self.rows.pop() {
+        while let Some(mut row) = rows.pop() {
             let depth = row.depth;
             if depth > max_depth {
                 continue;
@@ -255,40 +270,34 @@ impl Scan<'_> {
             }
             let base = q.origin + depth as isize * q.along;
             let out = q.out.0 + depth as isize * q.out.1;
+            let room = limit - depth * depth;
             // `Some(is_wall)` of the previous tile, `None` before the first.
             let mut prev = None;
             for col in lo..=hi {
-                let i = (base + col as isize * q.across) as usize;
-                let wall = self.opaque[self.cells[i] as usize];
-                if (wall || row.is_symmetric(col)) && depth * depth + col * col <= self.limit {
-                    self.seen[(out + col as isize * q.out.2) as usize] = true;
-                    self.count += self.first_time(q, depth, col);
+                let wall = opaque[cells[(base + col as isize * across) as usize] as usize];
+                if (wall || row.is_symmetric(col)) && col * col <= room {
+                    seen[(out + col as isize * out_across) as usize] = true;
+                    marked += 1;
+                    if col.abs() == depth {
+                        // A diagonal another quadrant shares: counted once.
+                        let d = q.diagonals[usize::from(col > 0)];
+                        let noted = &mut diagonals[4 * depth as usize + d];
+                        marked -= usize::from(std::mem::replace(noted, true));
+                    }
                 }
                 if prev == Some(true) && !wall {
                     row.start = Slope::of_tile(depth, col);
                 }
                 if prev == Some(false) && wall {
-                    self.rows.push(row.next(Slope::of_tile(depth, col)));
+                    rows.push(row.next(Slope::of_tile(depth, col)));
                 }
                 prev = Some(wall);
             }
             if prev == Some(false) {
-                self.rows.push(row.next(row.end));
+                rows.push(row.next(row.end));
             }
         }
-    }
-}
-
-impl Scan<'_> {
-    /// 1 if the tile `(depth, col)` of `q`, seen, was not seen before in
-    /// this call, else 0.
-    fn first_time(&mut self, q: &Quadrant, depth: i64, col: i64) -> usize {
-        if col.abs() != depth {
-            return 1;
-        }
-        let d = q.diagonals[usize::from(col > 0)];
-        let noted = &mut self.diagonals[4 * depth as usize + d];
-        usize::from(!std::mem::replace(noted, true))
+        *count += marked;
     }
 }
 
