@@ -54,7 +54,8 @@ local function time_workload(impl, size, variant, n, fn)
 end
 
 -- floor.c's floor_sources: for k = 0..9 the first open cell ('#' blocks), in
--- row-major order (wrapping from the last cell to the first), from the 0-based (floor(w * (2k + 1) / 20), floor(h * (2k + 1) / 20)).
+-- row-major order (wrapping from the last cell to the first), from the
+-- 0-based (floor(w * (2k + 1) / 20), floor(h * (2k + 1) / 20)).
 local function far_sources(lvl, w, h)
   local text, sources = lvl:render(), {}
   for k = 0, 9 do

@@ -84,7 +84,8 @@ local ROWS = {
 print("µs per call, median (range) over the rounds; floor/map and libtcod/map: the other's time over the")
 print("module's, within a round (above 1: the module is faster).")
 print()
-print("| workload | floor (C) µs | libtcod sym µs | Lua 5.4 µs | LuaJIT µs | floor/map 5.4 | floor/map JIT | libtcod/map 5.4 | libtcod/map JIT |")
+print("| workload | floor (C) µs | libtcod sym µs | Lua 5.4 µs | LuaJIT µs | floor/map 5.4 | floor/map JIT"
+  .. " | libtcod/map 5.4 | libtcod/map JIT |")
 print("|---|---|---|---|---|---|---|---|---|")
 for _, row in ipairs(ROWS) do
   local label, mk, fk, tk = row[1], row[2], row[3], row[4]
@@ -109,7 +110,9 @@ local checked, differ = 0, {}
 for key, c in pairs(counts.c) do
   for _, p in ipairs { "lua54", "luajit" } do
     checked = checked + 1
-    if counts[p][key] ~= c then differ[#differ + 1] = string.format("%s %s: %s against %d", p, key, tostring(counts[p][key]), c) end
+    if counts[p][key] ~= c then
+      differ[#differ + 1] = string.format("%s %s: %s against %d", p, key, tostring(counts[p][key]), c)
+    end
   end
 end
 print()

@@ -55,9 +55,15 @@ pub fn mark(
     out: Out<'_>,
 ) -> usize {
     assert!(grid.contains(origin), "origin {origin:?} outside the grid");
-    let (x, y) = (out.corner.0 + grid.width() - 1, out.corner.1 + grid.height() - 1);
+    let (x, y) = (
+        out.corner.0 + grid.width() - 1,
+        out.corner.1 + grid.height() - 1,
+    );
     assert!(
-        out.corner.0 >= 1 && out.corner.1 >= 1 && x <= out.width && y * out.width <= out.flags.len(),
+        out.corner.0 >= 1
+            && out.corner.1 >= 1
+            && x <= out.width
+            && y * out.width <= out.flags.len(),
         "the window is not within the memory"
     );
     scan(grid, origin, radius, opaque, out)
@@ -455,7 +461,11 @@ mod tests {
             let (w, h) = (1 + next(24), 1 + next(24));
             let walls = next(60);
             let rows: Vec<String> = (0..h)
-                .map(|_| (0..w).map(|_| if next(100) < walls { '#' } else { '.' }).collect())
+                .map(|_| {
+                    (0..w)
+                        .map(|_| if next(100) < walls { '#' } else { '.' })
+                        .collect()
+                })
                 .collect();
             let g = Grid::from_rows(&rows.iter().map(String::as_str).collect::<Vec<_>>());
             let origin = at(1 + next(w), 1 + next(h));
@@ -470,10 +480,15 @@ mod tests {
                 corner,
             };
             let count = mark(&g, origin, radius, &byte_set(b"#"), out);
-            assert_eq!(count, seen.iter().filter(|&&s| s).count(), "{rows:?} {origin:?} {radius:?}");
+            assert_eq!(
+                count,
+                seen.iter().filter(|&&s| s).count(),
+                "{rows:?} {origin:?} {radius:?}"
+            );
             for (i, &m) in memory.iter().enumerate() {
                 let (x, y) = (i % mw + 1, i / mw + 1);
-                let inside = (corner.0..corner.0 + w).contains(&x) && (corner.1..corner.1 + h).contains(&y);
+                let inside =
+                    (corner.0..corner.0 + w).contains(&x) && (corner.1..corner.1 + h).contains(&y);
                 let want = inside && seen[(y - corner.1) * w + x - corner.0];
                 assert_eq!(m, want, "{rows:?} {origin:?} {radius:?} at {x},{y}");
             }
