@@ -26,8 +26,8 @@
 --   lvl_fov_into lvl:fov(p, 8, o) / lvl:fov(p, nil, o), o = {into = lvl:field()}
 --               made once per level: the cells seen marked into a memory
 --               and counted, no field returned (not the target's call: a
---               game's turn with a memory; the scan's own buffer is still
---               made, and the marking is one more pass over the window)
+--               game's turn with a memory; the scan marks the memory
+--               itself; floor.sh times it beside the floor)
 --   table_fov   map.fov(m, m.player, 8) / map.fov(m, m.player)
 --   lvl_fov_bigheap  lvl_fov again with generate's tables of all the levels
 --               alive (a Lua heap of 25-50 MB; lvl_fov runs before they

@@ -26,21 +26,72 @@ use crate::grid::{ByteSet, Grid, Pos};
 pub fn visible(grid: &Grid, origin: Pos, radius: Option<usize>, opaque: &ByteSet) -> Vec<bool> {
     assert!(grid.contains(origin), "origin {origin:?} outside the grid");
     let mut seen = vec![false; grid.cells().len()];
-    seen[grid.index(origin)] = true;
+    let out = Out {
+        flags: &mut seen,
+        width: grid.width(),
+        corner: (1, 1),
+    };
+    scan(grid, origin, radius, opaque, out);
+    seen
+}
+
+/// Where a scan marks what it sees: `flags`, row-major over a map
+/// `width` wide, in which the grid scanned is the window whose top-left
+/// cell is `corner` (1-based).
+pub struct Out<'a> {
+    pub flags: &'a mut [bool],
+    pub width: usize,
+    pub corner: (usize, usize),
+}
+
+/// `visible`'s cells marked straight into `out` (a memory: what it holds
+/// already stays), with no buffer of the window's size; returns how many
+/// cells are visible (each once, whether or not it was marked before).
+pub fn mark(
+    grid: &Grid,
+    origin: Pos,
+    radius: Option<usize>,
+    opaque: &ByteSet,
+    out: Out<'_>,
+) -> usize {
+    assert!(grid.contains(origin), "origin {origin:?} outside the grid");
+    let (x, y) = (
+        out.corner.0 + grid.width() - 1,
+        out.corner.1 + grid.height() - 1,
+    );
+    assert!(
+        out.corner.0 >= 1
+            && out.corner.1 >= 1
+            && x <= out.width
+            && y * out.width <= out.flags.len(),
+        "the window is not within the memory"
+    );
+    scan(grid, origin, radius, opaque, out)
+}
+
+/// The scan `visible` and `mark` share: marks `out`, returns the count.
+fn scan(grid: &Grid, origin: Pos, radius: Option<usize>, opaque: &ByteSet, out: Out<'_>) -> usize {
     // A radius past the far corner is no limit (and keeps r*(r+1) small).
     let reach = grid.width() + grid.height();
     let radius = radius.filter(|&r| r < reach).unwrap_or(reach) as i64;
+    let at = Pos {
+        x: origin.x + out.corner.0 - 1,
+        y: origin.y + out.corner.1 - 1,
+    };
+    out.flags[(at.y - 1) * out.width + at.x - 1] = true;
     let mut scan = Scan {
         cells: grid.cells(),
         opaque,
-        seen: &mut seen,
+        seen: out.flags,
         limit: radius * (radius + 1),
         rows: Vec::new(),
+        count: 1,
+        diagonals: vec![false; 4 * (radius as usize + 1)],
     };
-    for quadrant in Quadrant::all(grid, origin) {
+    for quadrant in Quadrant::all(grid, origin, (out.width, at)) {
         scan.quadrant(&quadrant, radius);
     }
-    seen
+    scan.count
 }
 
 /// A slope `num / den` with `den > 0`: a column per unit of depth.
@@ -116,35 +167,46 @@ impl Row {
 
 /// One quadrant laid on the grid: tile `(depth, col)` is the cell at index
 /// `origin + depth * along + col * across`, for `col` in `cols` (the grid's
-/// extent across) and `depth` up to `depth` (its extent along).
+/// extent across) and `depth` up to `depth` (its extent along); in the
+/// flags marked, at `out.0 + depth * out.1 + col * out.2`. Its two
+/// diagonals (`col = -depth` and `col = depth`) are each shared with the
+/// next quadrant: `diagonals` names them (0 north-east, 1 north-west, 2
+/// south-east, 3 south-west), so that a cell seen from both counts once.
 #[derive(Debug)]
 struct Quadrant {
     origin: isize,
     along: isize,
     across: isize,
+    out: (isize, isize, isize),
     cols: (i64, i64),
     depth: i64,
+    diagonals: [usize; 2],
 }
 
 impl Quadrant {
-    /// North, east, south and west of `origin`.
-    fn all(grid: &Grid, origin: Pos) -> [Quadrant; 4] {
+    /// North, east, south and west of `origin`; `marked` is the width of
+    /// the flags marked and the origin's cell in them.
+    fn all(grid: &Grid, origin: Pos, marked: (usize, Pos)) -> [Quadrant; 4] {
         let (w, h) = (grid.width() as i64, grid.height() as i64);
         let (x, y) = (origin.x as i64 - 1, origin.y as i64 - 1);
         let o = grid.index(origin) as isize;
         let row = w as isize;
-        let quadrant = |along, across, cols, depth| Quadrant {
+        let (mw, at) = (marked.0 as isize, marked.1);
+        let mo = (at.y as isize - 1) * mw + at.x as isize - 1;
+        let quadrant = |along, across, out: (isize, isize), cols, depth, diagonals| Quadrant {
             origin: o,
             along,
             across,
+            out: (mo, out.0, out.1),
             cols,
             depth,
+            diagonals,
         };
         [
-            quadrant(-row, 1, (-x, w - 1 - x), y),
-            quadrant(1, row, (-y, h - 1 - y), w - 1 - x),
-            quadrant(row, 1, (-x, w - 1 - x), h - 1 - y),
-            quadrant(-1, row, (-y, h - 1 - y), x),
+            quadrant(-row, 1, (-mw, 1), (-x, w - 1 - x), y, [1, 0]),
+            quadrant(1, row, (1, mw), (-y, h - 1 - y), w - 1 - x, [0, 2]),
+            quadrant(row, 1, (mw, 1), (-x, w - 1 - x), h - 1 - y, [3, 2]),
+            quadrant(-1, row, (-1, mw), (-y, h - 1 - y), x, [1, 3]),
         ]
     }
 }
@@ -158,6 +220,12 @@ struct Scan<'a> {
     /// `r * (r + 1)`: the squared distance a visible cell may have.
     limit: i64,
     rows: Vec<Row>,
+    /// The cells seen so far, each once: within a quadrant no cell is in
+    /// two rows (sibling spans are at least a cell apart at every depth
+    /// past the one that split them), so only the shared diagonals, noted
+    /// in `diagonals` (4 per depth), could count twice.
+    count: usize,
+    diagonals: Vec<bool>,
 }
 
 impl Scan<'_> {
@@ -175,13 +243,28 @@ impl Scan<'_> {
     /// `tests/toolkit.rs` checks this against the reference, which visits
     /// every tile.
     fn quadrant(&mut self, q: &Quadrant, radius: i64) {
+        // The fields in locals: the loop below is the whole call's cost,
+        // and through `self` they are reloaded from memory at every cell.
+        let Scan {
+            cells,
+            opaque,
+            seen,
+            limit,
+            rows,
+            count,
+            diagonals,
+        } = self;
+        let (cells, opaque, limit): (&[u8], &ByteSet, i64) = (cells, opaque, *limit);
+        let seen: &mut [bool] = seen;
+        let (across, out_across) = (q.across, q.out.2);
         let max_depth = q.depth.min(radius);
-        self.rows.push(Row {
+        let mut marked = 0;
+        rows.push(Row {
             depth: 1,
             start: Slope::whole(-1),
             end: Slope::whole(1),
         });
-        while let Some(mut row) = self.rows.pop() {
+        while let Some(mut row) = rows.pop() {
             let depth = row.depth;
             if depth > max_depth {
                 continue;
@@ -192,26 +275,35 @@ impl Scan<'_> {
                 continue;
             }
             let base = q.origin + depth as isize * q.along;
+            let out = q.out.0 + depth as isize * q.out.1;
+            let room = limit - depth * depth;
             // `Some(is_wall)` of the previous tile, `None` before the first.
             let mut prev = None;
             for col in lo..=hi {
-                let i = (base + col as isize * q.across) as usize;
-                let wall = self.opaque[self.cells[i] as usize];
-                if (wall || row.is_symmetric(col)) && depth * depth + col * col <= self.limit {
-                    self.seen[i] = true;
+                let wall = opaque[cells[(base + col as isize * across) as usize] as usize];
+                if (wall || row.is_symmetric(col)) && col * col <= room {
+                    seen[(out + col as isize * out_across) as usize] = true;
+                    marked += 1;
+                    if col.abs() == depth {
+                        // A diagonal another quadrant shares: counted once.
+                        let d = q.diagonals[usize::from(col > 0)];
+                        let noted = &mut diagonals[4 * depth as usize + d];
+                        marked -= usize::from(std::mem::replace(noted, true));
+                    }
                 }
                 if prev == Some(true) && !wall {
                     row.start = Slope::of_tile(depth, col);
                 }
                 if prev == Some(false) && wall {
-                    self.rows.push(row.next(Slope::of_tile(depth, col)));
+                    rows.push(row.next(Slope::of_tile(depth, col)));
                 }
                 prev = Some(wall);
             }
             if prev == Some(false) {
-                self.rows.push(row.next(row.end));
+                rows.push(row.next(row.end));
             }
         }
+        *count += marked;
     }
 }
 
@@ -352,6 +444,55 @@ mod tests {
     fn an_opaque_origin_still_sees() {
         let g = Grid::from_rows(&["...", ".#.", "..."]);
         assert!(picture(&g, at(2, 2), None).iter().all(|r| r == "***"));
+    }
+
+    /// `mark` on windows of random maps laid in a larger memory marks
+    /// exactly `visible`'s cells there (and nothing else) and counts them.
+    #[test]
+    fn mark_is_visible_in_place_and_counts_each_cell_once() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..400 {
+            let (w, h) = (1 + next(24), 1 + next(24));
+            let walls = next(60);
+            let rows: Vec<String> = (0..h)
+                .map(|_| {
+                    (0..w)
+                        .map(|_| if next(100) < walls { '#' } else { '.' })
+                        .collect()
+                })
+                .collect();
+            let g = Grid::from_rows(&rows.iter().map(String::as_str).collect::<Vec<_>>());
+            let origin = at(1 + next(w), 1 + next(h));
+            let radius = [None, Some(next(12))][next(2)];
+            let seen = visible(&g, origin, radius, &byte_set(b"#"));
+            let (mw, mh) = (w + next(5), h + next(5));
+            let corner = (1 + next(mw - w + 1), 1 + next(mh - h + 1));
+            let mut memory = vec![false; mw * mh];
+            let out = Out {
+                flags: &mut memory,
+                width: mw,
+                corner,
+            };
+            let count = mark(&g, origin, radius, &byte_set(b"#"), out);
+            assert_eq!(
+                count,
+                seen.iter().filter(|&&s| s).count(),
+                "{rows:?} {origin:?} {radius:?}"
+            );
+            for (i, &m) in memory.iter().enumerate() {
+                let (x, y) = (i % mw + 1, i / mw + 1);
+                let inside =
+                    (corner.0..corner.0 + w).contains(&x) && (corner.1..corner.1 + h).contains(&y);
+                let want = inside && seen[(y - corner.1) * w + x - corner.0];
+                assert_eq!(m, want, "{rows:?} {origin:?} {radius:?} at {x},{y}");
+            }
+        }
     }
 
     #[test]

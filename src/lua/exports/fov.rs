@@ -17,7 +17,7 @@ use crate::lua::stack::block::what;
 use crate::lua::stack::replies::{Either, Visible};
 use crate::lua::stack::{Args, Export, Field, Fresh, Key, Native};
 use crate::memory;
-use crate::native::field::Field as NativeField;
+use crate::native::field::{Cells, Field as NativeField};
 use crate::toolkit::fov;
 
 pub const EXPORT: Export = Export {
@@ -41,7 +41,6 @@ function!(fov, "map.fov", |args: &Args| {
 
 level_method!(level_fov, "level:fov", |args, _| {
     let asked = asked(args)?;
-    let seen = fov::visible(&asked.window, asked.origin, asked.radius, &asked.opaque);
     let (x, y) = asked.corner;
     let window = Rect::new(x, y, asked.window.width(), asked.window.height());
     let size = args.map_size(1)?;
@@ -55,14 +54,35 @@ level_method!(level_fov, "level:fov", |args, _| {
     })?;
     let field = wants_field(args, options_at)?;
     Ok(match into {
-        Some(memory) if !field => Either::Left(memory.mark(window, &seen) as i64),
+        // The turn's usual call: the scan marks the memory itself.
+        Some(memory) if !field => Either::Left(mark(&asked, memory) as i64),
         Some(memory) => {
+            let seen = fov::visible(&asked.window, asked.origin, asked.radius, &asked.opaque);
             memory.mark(window, &seen);
             Either::Right(Fresh::new(NativeField::flags(size, window, seen)))
         }
-        None => Either::Right(Fresh::new(NativeField::flags(size, window, seen))),
+        None => {
+            let seen = fov::visible(&asked.window, asked.origin, asked.radius, &asked.opaque);
+            Either::Right(Fresh::new(NativeField::flags(size, window, seen)))
+        }
     })
 });
+
+/// The cells `asked` sees, marked in `memory` (a memory of the whole map,
+/// `memory_at`'s check), and their count.
+fn mark(asked: &Asked<'_>, memory: &mut NativeField) -> usize {
+    let width = memory.size.0;
+    // `memory_at` lets only flags through.
+    let Cells::Flags(flags) = &mut memory.cells else {
+        return 0;
+    };
+    let out = fov::Out {
+        flags,
+        width,
+        corner: asked.corner,
+    };
+    fov::mark(&asked.window, asked.origin, asked.radius, &asked.opaque, out)
+}
 
 /// `level:fov`'s option `field`: with `into`, return the field of what is
 /// visible as well as marking it (`true`), or the count (`false`, the default).
