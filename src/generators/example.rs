@@ -19,7 +19,9 @@
 //!    ends the attempt. The output's walkable components but the largest
 //!    are filled with the border's character; when that breaks a window
 //!    (or a fixed cell, or leaves fewer than 2 floor cells) the attempt
-//!    fails too. The solver's work over all attempts is capped
+//!    fails too, and so does one with a window that is not the
+//!    sample's (`windows_hold`: the solver's counts miss a case). The
+//!    solver's work over all attempts is capped
 //!    (`MAX_SUPPORT_UPDATES`). A sample without a blocking edge (refused
 //!    before the repair existed) skips these attempts.
 //!
@@ -438,7 +440,12 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
         };
         let mut cells = output(patterns, &chosen, (w, h), (pw, ph));
         match connect(&mut cells, (w, h), &problem, &fixed) {
-            Some(player) => return Ok(level(grid, cells, player, &problem)),
+            Some(player) if windows_hold(patterns, &cells, (w, h), &chosen) => {
+                return Ok(level(grid, cells, player, &problem));
+            }
+            // The solver's output broke a window (`windows_hold`): a
+            // contradiction it did not see.
+            Some(_) => contradictions += 1,
             None => {
                 cut_off += 1;
                 cut.push(chosen);
@@ -495,7 +502,9 @@ fn repaired(
         };
         if let Some(mut cells) = repair.run(&mut chosen, rng, work) {
             if let Some(player) = connect(&mut cells, repair.size, problem, fixed) {
-                return Ok((cells, player));
+                if windows_hold(repair.patterns, &cells, repair.size, &chosen) {
+                    return Ok((cells, player));
+                }
             }
         }
     }
@@ -525,6 +534,34 @@ fn impose(
         }
     }
     wave.settle(rules, work)
+}
+
+/// Whether every n x n window of `cells` is a pattern: the window at each
+/// position is its chosen pattern, or else found among them (a cell the
+/// connection filled).
+///
+/// The solver's counts cannot see everything: a pattern that no pattern
+/// may lie beside on one side (the sample's edge windows: a corridor's
+/// `#.#` column, whose right needs a column of floor the sample lacks)
+/// has no support there to lose, so it is never banned. Two such patterns
+/// facing each other both stay, and the level breaks a window. Banning
+/// them before solving would change which position each draw collapses,
+/// and so every level made before; checking the output leaves every level
+/// that held the property as it was, and makes the one that did not a
+/// failed attempt.
+fn windows_hold(patterns: &Patterns, cells: &[u8], (w, h): (usize, usize), chosen: &[u16]) -> bool {
+    let n = patterns.n;
+    let pw = w + 1 - n;
+    let mut window = vec![0u8; n * n];
+    (0..=h - n).all(|y| {
+        (0..pw).all(|x| {
+            for dy in 0..n {
+                window[dy * n..][..n].copy_from_slice(&cells[(y + dy) * w + x..][..n]);
+            }
+            let p = chosen[y * pw + x] as usize;
+            (0..n * n).all(|k| patterns.at(p, k % n, k / n) == window[k]) || patterns.contains(&window)
+        })
+    })
 }
 
 /// The map the chosen patterns make: each cell from the position nearest

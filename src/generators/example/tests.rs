@@ -164,3 +164,21 @@ fn success_rates() {
     }
 }
 
+
+/// The fuzz target's corridor sample (tests/example_found.rs), whose edge
+/// patterns have nothing beside them on one side: the solver kept two
+/// such facing each other and made 3x3 blocks of wall. A level made is
+/// checked whole; a refusal must be the attempts' error (every seed here
+/// is refused now, each having made a broken level or none before).
+#[test]
+fn a_corridor_sample_is_refused_not_broken() {
+    let opts = options("#############\n##..........#\n#############", &[]);
+    for size in [(12, 9), (13, 11), (20, 15)] {
+        for seed in 0..20 {
+            match run(&opts, size, seed) {
+                Ok((grid, layout)) => check_level(&grid, &layout, &opts),
+                Err(e) => assert!(e.starts_with("no level from this sample"), "{e}"),
+            }
+        }
+    }
+}
