@@ -9,8 +9,9 @@
 //!    windows under the symmetries asked for are the patterns
 //!    (`patterns.rs`).
 //! 2. Sizes are refused before any work: positions x patterns past
-//!    `MAX_WORK`, and the solver's memory (`wfc::bound`) asked of the
-//!    allocator.
+//!    `MAX_WORK`; the call's memory (`bound`: the solver's, `wfc::bound`,
+//!    and the rest) is the generator's `bound`, which the level pipeline
+//!    asks of the allocator with the level's before `carve` starts.
 //! 3. The border, then each fixed cell, is imposed on the wave and
 //!    propagated (`wfc.rs`); a fixed cell that leaves a position no pattern
 //!    is an error naming it.
@@ -69,6 +70,7 @@ pub const GENERATOR: Generator = Generator {
     terrain: &TERRAIN,
     hides: false,
     carve,
+    bound: declared,
 };
 
 /// The longest text a text option takes: a 64x64 sample with its newlines.
@@ -78,7 +80,7 @@ pub const MAX_SAMPLE_SIDE: usize = 64;
 /// The most patterns (their numbers are `u16` in the solver).
 pub const MAX_PATTERNS: usize = 2048;
 /// Positions x patterns at most: the solver's memory and each attempt's
-/// work are proportional to it (`wfc::bound`: 74 bytes each at most).
+/// work are proportional to it (`wfc::bound`: 78 bytes each at most).
 pub const MAX_WORK: usize = 3 << 20;
 /// Attempts at most, and the support updates of all of them: the bound on
 /// a call's time whatever the sample.
@@ -337,19 +339,43 @@ fn fixed_cells(
     Ok(cells)
 }
 
-/// The solver's memory bound (`wfc::bound`) for a `w` x `h` map from the
-/// built-in sample `name` at the default symmetries: what a call may use
-/// besides the level's own bound (`level::bound`), for tests/memory.rs.
-pub fn solver_bound(name: &str, n: usize, (w, h): (usize, usize)) -> usize {
-    let (text, blocking) = sample_text(name.as_bytes(), b"");
-    let read = read_sample(text, n, blocking).expect("a built-in sample");
-    let sample = Sample {
-        width: read.width,
-        height: read.height,
-        cells: &read.cells,
-    };
-    let patterns = Patterns::read(&sample, n, Symmetry::All, false, MAX_PATTERNS).expect("patterns");
-    wfc::bound((w + 1 - n) * (h + 1 - n), patterns.len())
+/// What reading the sample may hold (checked before it is read): its rows
+/// and cells (a few KiB), and for each of at most `MAX_PATTERNS` patterns
+/// its cells and weight (20 bytes, x 3 while they grow) and its entry in
+/// the map that finds it (a 24-byte key holding 16 bytes, a number, a
+/// control byte, in a table of up to twice as many slots, x 1.5 while it
+/// grows).
+pub const READ_BOUND: usize = 512 << 10;
+
+/// Per position besides the solver's: the chosen patterns of the attempts
+/// kept for the repair (2 x `ATTEMPTS`), the repair's list of windows
+/// filled (16 x 3) and its marks (2).
+const PER_POSITION: usize = 2 * ATTEMPTS + 16 * 3 + 2;
+/// Per cell: the level's cells, and the connection's and the repair's
+/// lists over them at once (the components (4), their sizes, the search's
+/// stack, the cells changed, the floor cells, the way's parents and queue:
+/// `usize` lists, x 3 while they grow).
+const PER_CELL: usize = 128;
+
+/// The memory a call on a `cells`-cell map with `positions` positions over
+/// `patterns` patterns may use besides the level's (`level::bound`): the
+/// sample read, the solver (`wfc::bound`), the attempts kept, the
+/// connection and the repair.
+pub fn bound(positions: usize, patterns: usize, cells: usize) -> usize {
+    wfc::bound(positions, patterns)
+        .saturating_add(positions.saturating_mul(PER_POSITION))
+        .saturating_add(cells.saturating_mul(PER_CELL))
+        .saturating_add(READ_BOUND)
+}
+
+/// The generator's `bound`: the sample read (after checking that its
+/// reading fits), the sizes refused, and `bound` for its patterns.
+fn declared(opts: &Options, (w, h): (usize, usize)) -> Result<usize, String> {
+    memory::check(READ_BOUND)?;
+    let problem = problem(opts, (w, h))?;
+    let n = problem.patterns.n;
+    let positions = (w + 1 - n) * (h + 1 - n);
+    Ok(bound(positions, problem.patterns.len(), w * h))
 }
 
 /// Everything checked and read before the solver starts.
@@ -383,7 +409,6 @@ fn problem(opts: &Options, (w, h): (usize, usize)) -> Result<Problem, String> {
             patterns.len()
         ));
     }
-    memory::check(wfc::bound(positions, patterns.len()))?;
     Ok(Problem {
         read,
         patterns,
