@@ -22,8 +22,7 @@
 //!    (or a fixed cell, or leaves fewer than 2 floor cells) the attempt
 //!    fails too, and so does one with a window that is not the
 //!    sample's (`windows_hold`: the solver's counts miss a case). The
-//!    solver's work over all attempts is capped
-//!    (`MAX_SUPPORT_UPDATES`). A sample without a blocking edge (refused
+//!    solver's work over all attempts is capped (`MAX_SOLVER_WORK`). A sample without a blocking edge (refused
 //!    before the repair existed) skips these attempts.
 //!
 //!    Only when those all failed: the repair (`repair.rs`) on the levels
@@ -82,10 +81,11 @@ pub const MAX_PATTERNS: usize = 2048;
 /// Positions x patterns at most: the solver's memory and each attempt's
 /// work are proportional to it (`wfc::bound`: 78 bytes each at most).
 pub const MAX_WORK: usize = 3 << 20;
-/// Attempts at most, and the support updates of all of them: the bound on
-/// a call's time whatever the sample.
+/// Attempts at most, and the work of all of them (`attempt_work` each and
+/// the support updates): past `MAX_SOLVER_WORK` no attempt starts, the
+/// bound on a call's time whatever the sample (docs/performance.md).
 pub const ATTEMPTS: usize = 20;
-pub const MAX_SUPPORT_UPDATES: u64 = 400_000_000;
+pub const MAX_SOLVER_WORK: u64 = 120_000_000;
 /// Attempts of the repair (`repair.rs`) at most, and the support updates
 /// of the whole call past which it tries nothing more (checked before
 /// each solve and each part solved again): with the refusal below, the
@@ -455,9 +455,10 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
     // existed: its attempts are the repair's from the first.
     let attempts = if problem.read.bordered { ATTEMPTS } else { 0 };
     for _ in 0..attempts {
-        if work > MAX_SUPPORT_UPDATES {
+        if work > MAX_SOLVER_WORK {
             break;
         }
+        work += attempt_work(pw * ph, patterns.len());
         let mut wave = start.clone();
         let Ok(chosen) = wave.solve(&rules, &patterns.weights, rng, &mut work) else {
             contradictions += 1;
@@ -518,6 +519,8 @@ fn repaired(
         let mut chosen = match cut.next() {
             Some(chosen) => chosen,
             None => {
+                let (pw, ph) = repair.start.size();
+                *work += attempt_work(pw * ph, repair.patterns.len());
                 let mut wave = repair.start.clone();
                 match wave.solve(repair.rules, &repair.patterns.weights, rng, work) {
                     Ok(chosen) => chosen,
@@ -534,6 +537,15 @@ fn repaired(
         }
     }
     Err(tried)
+}
+
+/// An attempt's work besides its support updates, in their unit: the
+/// wave copied and each collapse's scan of its patterns (a unit per
+/// position and pattern), the level read out and connected (4 per
+/// position). Without it a sample of few patterns at the largest size
+/// (one pattern: no support update at all) ran 20 attempts past 1 s.
+fn attempt_work(positions: usize, patterns: usize) -> u64 {
+    (positions * patterns + 4 * positions) as u64
 }
 
 /// Bans at every position covering each cell the patterns that do not
