@@ -35,8 +35,9 @@
 //!   a plain breadth-first search in four directions;
 //! - is the same when made again (one time in eight), and the same as the
 //!   level of the sample's text when the sample was given as rows;
-//! - was made within `level::bound` plus the solver's bound
-//!   (`example::wfc::bound`) and 1 MiB of heap (a counting allocator).
+//! - was made within `level::bound` plus the generator's own bound
+//!   (`example::bound`, the solver's `wfc::bound` inside) for the
+//!   patterns counted here (a counting allocator).
 //!
 //! `EXAMPLE_FUZZ_SHOW=1` prints each input's outcome (made, or the
 //! refusal) to stderr, `=2` the request too: `cargo +nightly fuzz run example corpus/example --
@@ -528,8 +529,8 @@ fn floor(c: u8) -> u8 {
     }
 }
 
-/// The heap a level may take: the level's, the solver's for the patterns
-/// the sample has (counted here), and 1 MiB of small buffers.
+/// The heap a level may take: the level's, and the generator's for the
+/// patterns the sample has (counted here).
 fn memory_bound(r: &Request, (w, h): (usize, usize)) -> usize {
     let Arg::Int(n) = r.n else { return 0 };
     let given = r
@@ -543,5 +544,5 @@ fn memory_bound(r: &Request, (w, h): (usize, usize)) -> usize {
     let n = n as usize;
     let patterns = windows(&sample, n, r.symmetry, r.wraps).len();
     let positions = (w + 1 - n) * (h + 1 - n);
-    level::bound(w * h) + example::wfc::bound(positions, patterns) + (1 << 20)
+    level::bound(w * h) + example::bound(positions, patterns, w * h)
 }

@@ -38,6 +38,7 @@ pub const GENERATOR: Generator = Generator {
     terrain: &super::ROCK,
     hides: true,
     carve: layout,
+    bound: super::no_bound,
 };
 
 const DEPTH: OptionSpec = OptionSpec {

@@ -24,6 +24,7 @@ pub const GENERATOR: Generator = Generator {
     terrain: &super::ROCK,
     hides: true,
     carve: layout,
+    bound: super::no_bound,
 };
 
 const FILL: OptionSpec = fill_option(0.5);

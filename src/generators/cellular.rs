@@ -45,6 +45,7 @@ pub const GENERATOR: Generator = Generator {
     terrain: &super::ROCK,
     hides: true,
     carve,
+    bound: super::no_bound,
 };
 
 const PROBABILITY: OptionSpec = OptionSpec {

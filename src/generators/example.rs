@@ -9,8 +9,9 @@
 //!    windows under the symmetries asked for are the patterns
 //!    (`patterns.rs`).
 //! 2. Sizes are refused before any work: positions x patterns past
-//!    `MAX_WORK`, and the solver's memory (`wfc::bound`) asked of the
-//!    allocator.
+//!    `MAX_WORK`; the call's memory (`bound`: the solver's, `wfc::bound`,
+//!    and the rest) is the generator's `bound`, which the level pipeline
+//!    asks of the allocator with the level's before `carve` starts.
 //! 3. The border, then each fixed cell, is imposed on the wave and
 //!    propagated (`wfc.rs`); a fixed cell that leaves a position no pattern
 //!    is an error naming it.
@@ -19,8 +20,9 @@
 //!    ends the attempt. The output's walkable components but the largest
 //!    are filled with the border's character; when that breaks a window
 //!    (or a fixed cell, or leaves fewer than 2 floor cells) the attempt
-//!    fails too. The solver's work over all attempts is capped
-//!    (`MAX_SUPPORT_UPDATES`). A sample without a blocking edge (refused
+//!    fails too, and so does one with a window that is not the
+//!    sample's (`windows_hold`: the solver's counts miss a case). The
+//!    solver's work over all attempts is capped (`MAX_SOLVER_WORK`). A sample without a blocking edge (refused
 //!    before the repair existed) skips these attempts.
 //!
 //!    Only when those all failed: the repair (`repair.rs`) on the levels
@@ -67,6 +69,7 @@ pub const GENERATOR: Generator = Generator {
     terrain: &TERRAIN,
     hides: false,
     carve,
+    bound: declared,
 };
 
 /// The longest text a text option takes: a 64x64 sample with its newlines.
@@ -76,12 +79,13 @@ pub const MAX_SAMPLE_SIDE: usize = 64;
 /// The most patterns (their numbers are `u16` in the solver).
 pub const MAX_PATTERNS: usize = 2048;
 /// Positions x patterns at most: the solver's memory and each attempt's
-/// work are proportional to it (`wfc::bound`: 74 bytes each at most).
+/// work are proportional to it (`wfc::bound`: 78 bytes each at most).
 pub const MAX_WORK: usize = 3 << 20;
-/// Attempts at most, and the support updates of all of them: the bound on
-/// a call's time whatever the sample.
+/// Attempts at most, and the work of all of them (`attempt_work` each and
+/// the support updates): past `MAX_SOLVER_WORK` no attempt starts, the
+/// bound on a call's time whatever the sample (docs/performance.md).
 pub const ATTEMPTS: usize = 20;
-pub const MAX_SUPPORT_UPDATES: u64 = 400_000_000;
+pub const MAX_SOLVER_WORK: u64 = 120_000_000;
 /// Attempts of the repair (`repair.rs`) at most, and the support updates
 /// of the whole call past which it tries nothing more (checked before
 /// each solve and each part solved again): with the refusal below, the
@@ -335,19 +339,43 @@ fn fixed_cells(
     Ok(cells)
 }
 
-/// The solver's memory bound (`wfc::bound`) for a `w` x `h` map from the
-/// built-in sample `name` at the default symmetries: what a call may use
-/// besides the level's own bound (`level::bound`), for tests/memory.rs.
-pub fn solver_bound(name: &str, n: usize, (w, h): (usize, usize)) -> usize {
-    let (text, blocking) = sample_text(name.as_bytes(), b"");
-    let read = read_sample(text, n, blocking).expect("a built-in sample");
-    let sample = Sample {
-        width: read.width,
-        height: read.height,
-        cells: &read.cells,
-    };
-    let patterns = Patterns::read(&sample, n, Symmetry::All, false, MAX_PATTERNS).expect("patterns");
-    wfc::bound((w + 1 - n) * (h + 1 - n), patterns.len())
+/// What reading the sample may hold (checked before it is read): its rows
+/// and cells (a few KiB), and for each of at most `MAX_PATTERNS` patterns
+/// its cells and weight (20 bytes, x 3 while they grow) and its entry in
+/// the map that finds it (a 24-byte key holding 16 bytes, a number, a
+/// control byte, in a table of up to twice as many slots, x 1.5 while it
+/// grows).
+pub const READ_BOUND: usize = 512 << 10;
+
+/// Per position besides the solver's: the chosen patterns of the attempts
+/// kept for the repair (2 x `ATTEMPTS`), the repair's list of windows
+/// filled (16 x 3) and its marks (2).
+const PER_POSITION: usize = 2 * ATTEMPTS + 16 * 3 + 2;
+/// Per cell: the level's cells, and the connection's and the repair's
+/// lists over them at once (the components (4), their sizes, the search's
+/// stack, the cells changed, the floor cells, the way's parents and queue:
+/// `usize` lists, x 3 while they grow).
+const PER_CELL: usize = 128;
+
+/// The memory a call on a `cells`-cell map with `positions` positions over
+/// `patterns` patterns may use besides the level's (`level::bound`): the
+/// sample read, the solver (`wfc::bound`), the attempts kept, the
+/// connection and the repair.
+pub fn bound(positions: usize, patterns: usize, cells: usize) -> usize {
+    wfc::bound(positions, patterns)
+        .saturating_add(positions.saturating_mul(PER_POSITION))
+        .saturating_add(cells.saturating_mul(PER_CELL))
+        .saturating_add(READ_BOUND)
+}
+
+/// The generator's `bound`: the sample read (after checking that its
+/// reading fits), the sizes refused, and `bound` for its patterns.
+fn declared(opts: &Options, (w, h): (usize, usize)) -> Result<usize, String> {
+    memory::check(READ_BOUND)?;
+    let problem = problem(opts, (w, h))?;
+    let n = problem.patterns.n;
+    let positions = (w + 1 - n) * (h + 1 - n);
+    Ok(bound(positions, problem.patterns.len(), w * h))
 }
 
 /// Everything checked and read before the solver starts.
@@ -381,7 +409,6 @@ fn problem(opts: &Options, (w, h): (usize, usize)) -> Result<Problem, String> {
             patterns.len()
         ));
     }
-    memory::check(wfc::bound(positions, patterns.len()))?;
     Ok(Problem {
         read,
         patterns,
@@ -428,9 +455,10 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
     // existed: its attempts are the repair's from the first.
     let attempts = if problem.read.bordered { ATTEMPTS } else { 0 };
     for _ in 0..attempts {
-        if work > MAX_SUPPORT_UPDATES {
+        if work > MAX_SOLVER_WORK {
             break;
         }
+        work += attempt_work(pw * ph, patterns.len());
         let mut wave = start.clone();
         let Ok(chosen) = wave.solve(&rules, &patterns.weights, rng, &mut work) else {
             contradictions += 1;
@@ -438,7 +466,12 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
         };
         let mut cells = output(patterns, &chosen, (w, h), (pw, ph));
         match connect(&mut cells, (w, h), &problem, &fixed) {
-            Some(player) => return Ok(level(grid, cells, player, &problem)),
+            Some(player) if windows_hold(patterns, &cells, (w, h), &chosen) => {
+                return Ok(level(grid, cells, player, &problem));
+            }
+            // The solver's output broke a window (`windows_hold`): a
+            // contradiction it did not see.
+            Some(_) => contradictions += 1,
             None => {
                 cut_off += 1;
                 cut.push(chosen);
@@ -486,6 +519,8 @@ fn repaired(
         let mut chosen = match cut.next() {
             Some(chosen) => chosen,
             None => {
+                let (pw, ph) = repair.start.size();
+                *work += attempt_work(pw * ph, repair.patterns.len());
                 let mut wave = repair.start.clone();
                 match wave.solve(repair.rules, &repair.patterns.weights, rng, work) {
                     Ok(chosen) => chosen,
@@ -495,11 +530,22 @@ fn repaired(
         };
         if let Some(mut cells) = repair.run(&mut chosen, rng, work) {
             if let Some(player) = connect(&mut cells, repair.size, problem, fixed) {
-                return Ok((cells, player));
+                if windows_hold(repair.patterns, &cells, repair.size, &chosen) {
+                    return Ok((cells, player));
+                }
             }
         }
     }
     Err(tried)
+}
+
+/// An attempt's work besides its support updates, in their unit: the
+/// wave copied and each collapse's scan of its patterns (a unit per
+/// position and pattern), the level read out and connected (4 per
+/// position). Without it a sample of few patterns at the largest size
+/// (one pattern: no support update at all) ran 20 attempts past 1 s.
+fn attempt_work(positions: usize, patterns: usize) -> u64 {
+    (positions * patterns + 4 * positions) as u64
 }
 
 /// Bans at every position covering each cell the patterns that do not
@@ -525,6 +571,34 @@ fn impose(
         }
     }
     wave.settle(rules, work)
+}
+
+/// Whether every n x n window of `cells` is a pattern: the window at each
+/// position is its chosen pattern, or else found among them (a cell the
+/// connection filled).
+///
+/// The solver's counts cannot see everything: a pattern that no pattern
+/// may lie beside on one side (the sample's edge windows: a corridor's
+/// `#.#` column, whose right needs a column of floor the sample lacks)
+/// has no support there to lose, so it is never banned. Two such patterns
+/// facing each other both stay, and the level breaks a window. Banning
+/// them before solving would change which position each draw collapses,
+/// and so every level made before; checking the output leaves every level
+/// that held the property as it was, and makes the one that did not a
+/// failed attempt.
+fn windows_hold(patterns: &Patterns, cells: &[u8], (w, h): (usize, usize), chosen: &[u16]) -> bool {
+    let n = patterns.n;
+    let pw = w + 1 - n;
+    let mut window = vec![0u8; n * n];
+    (0..=h - n).all(|y| {
+        (0..pw).all(|x| {
+            for dy in 0..n {
+                window[dy * n..][..n].copy_from_slice(&cells[(y + dy) * w + x..][..n]);
+            }
+            let p = chosen[y * pw + x] as usize;
+            (0..n * n).all(|k| patterns.at(p, k % n, k / n) == window[k]) || patterns.contains(&window)
+        })
+    })
 }
 
 /// The map the chosen patterns make: each cell from the position nearest

@@ -40,6 +40,7 @@ pub const GENERATOR: Generator = Generator {
     terrain: &super::ROCK,
     hides: true,
     carve,
+    bound: super::no_bound,
 };
 
 const BRAID: OptionSpec = OptionSpec {

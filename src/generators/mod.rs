@@ -64,6 +64,16 @@ pub struct Generator {
     /// `min_height`, keeping its one-cell border. Every floor cell must be
     /// reachable from `layout.player`.
     pub carve: fn(&mut Grid, &Options, &mut Rng) -> Result<Layout, String>,
+    /// The memory `carve` needs beyond `level::bound` for these options on
+    /// a `width` x `height` map, which the pipeline checks is free with
+    /// the level's before anything is made; an error refuses the request
+    /// (what the generator cannot make at that size). `no_bound`: none.
+    pub bound: fn(&Options, (usize, usize)) -> Result<usize, String>,
+}
+
+/// The `bound` of a generator whose memory is the level's alone.
+pub fn no_bound(_: &Options, _: (usize, usize)) -> Result<usize, String> {
+    Ok(0)
 }
 
 /// What a generator's cells may be: the characters `carve` leaves, those

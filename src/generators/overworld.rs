@@ -60,6 +60,7 @@ pub const GENERATOR: Generator = Generator {
     // Nothing on it blocks the sight `place` uses (`#` and `+`).
     hides: false,
     carve,
+    bound: super::no_bound,
 };
 
 const SCALE: OptionSpec = OptionSpec {

@@ -26,6 +26,7 @@ pub const GENERATOR: Generator = Generator {
     terrain: &super::ROCK,
     hides: true,
     carve: layout,
+    bound: super::no_bound,
 };
 
 const ROOMS: OptionSpec = OptionSpec {

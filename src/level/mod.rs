@@ -126,6 +126,27 @@ fn generate_by(
         algorithm.min_height as i64,
     )?;
     let seed = input::seed(params.seed)?;
+    let (opts, bytes) = declared(algorithm, params, (width, height))?;
+    memory::check(bytes)?;
+    build(
+        algorithm,
+        width,
+        height,
+        seed,
+        &opts,
+        &params.design,
+        with_exits,
+    )
+}
+
+/// The options checked, and the memory the call may use (the level's, the
+/// design's, the locks' and the generator's own): everything refused
+/// before anything is made.
+fn declared(
+    algorithm: &'static Generator,
+    params: &Params,
+    (width, height): (usize, usize),
+) -> Result<(Options, usize), String> {
     let opts = checked(algorithm, params, width.min(height))?;
     locks::check_chars(lock_count(algorithm, &opts), &params.design)?;
     // What cannot be asked of the algorithm at all, before how it is asked.
@@ -136,16 +157,26 @@ fn generate_by(
         0 => 0,
         _ => locks::bound((width, height)),
     };
-    memory::check(bound(width * height) + params.design.bound(width * height) + locks)?;
-    build(
-        algorithm,
-        width,
-        height,
-        seed,
-        &opts,
-        &params.design,
-        with_exits,
-    )
+    let own = (algorithm.bound)(&opts, (width, height))?;
+    let cells = width * height;
+    let bytes = bound(cells) + params.design.bound(cells) + locks + own;
+    Ok((opts, bytes))
+}
+
+/// The memory `generate` on `params` may use, which it checks is free
+/// before anything is made (the fuzz targets' and tests/memory.rs'
+/// measure); the error it would give when it refuses them.
+pub fn bound_of(params: &Params) -> Result<usize, String> {
+    let algorithm = chosen(params.algorithm)?;
+    foreign_options(algorithm, params)?;
+    let (width, height) = input::size(
+        params.width,
+        params.height,
+        algorithm.min_width as i64,
+        algorithm.min_height as i64,
+    )?;
+    input::seed(params.seed)?;
+    declared(algorithm, params, (width, height)).map(|(_, bytes)| bytes)
 }
 
 /// An error when `vaults` or `arrive` ask for something on a level not

@@ -142,6 +142,7 @@ const ARENA: Generator = Generator {
     terrain: &ROCK,
     hides: false,
     carve: arena,
+    bound: crate::generators::no_bound,
 };
 
 fn arena(grid: &mut Grid, _: &Options, _: &mut Rng) -> Result<Layout, String> {

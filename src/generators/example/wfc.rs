@@ -21,17 +21,31 @@ const DIRS: [(isize, isize); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 const OPPOSITE: [usize; 4] = [2, 3, 0, 1];
 
 /// The bytes a solver of `positions` positions over `patterns` patterns
-/// holds, per position and pattern: a flag and four support counts
-/// (`u16`) in the snapshot and in the attempt's copy (18), and at most one
-/// ban each in the stack (8), the list of narrowed positions (8) and the
-/// queue (12), those three growing by doubling (x2); and the rules, a
-/// `u16` per pair of patterns and direction.
+/// holds at most. A vector that grows by doubling holds 3 times its
+/// length while it moves (the old block and the new one twice as large),
+/// hence the factors of 3 below.
+///
+/// - Per position and pattern: a flag and four `u16` support counts in
+///   two waves at once (the start and an attempt's copy, or the repair's
+///   small wave: 18); at most one ban each on the stacks (8 x 3: the
+///   start's left over and an attempt's together hold at most every ban
+///   once); and one entry of the lazy queue for each ban (12 x 3).
+/// - Per position: `left` and `dirty` in two waves (10), the positions
+///   narrowed by a propagation (8 x 3), the draws' keys (4), the chosen
+///   patterns (2), and the queue's first entry (12 x 3).
+/// - The rules: a `u16` per pair of patterns and direction (8 x 3), and
+///   their starts and first counts (24 per pattern).
 pub fn bound(positions: usize, patterns: usize) -> usize {
-    let per = 18 + 2 * (8 + 8 + 12);
-    let rules = patterns.saturating_mul(patterns).saturating_mul(8);
+    let per_pair = 18 + 24 + 36;
+    let per_position = 10 + 24 + 4 + 2 + 36;
+    let rules = patterns
+        .saturating_mul(patterns)
+        .saturating_mul(24)
+        .saturating_add(patterns.saturating_mul(24));
     positions
         .saturating_mul(patterns)
-        .saturating_mul(per)
+        .saturating_mul(per_pair)
+        .saturating_add(positions.saturating_mul(per_position))
         .saturating_add(rules)
 }
 
