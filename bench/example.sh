@@ -16,8 +16,9 @@
 #
 #   bench/example.sh              # after `make all`; builds the crate's side
 #
-# BENCH_EXAMPLE_ROUNDS (default 3) rounds of BENCH_EXAMPLE_SEEDS (default
-# 20) seeds each for the module and the crate, BENCH_EXAMPLE_LUA_SEEDS
+# BENCH_EXAMPLE_SAMPLES=DIR: mxgmn's samples from DIR instead of the built-in
+# ones (bench/example_side.lua). BENCH_EXAMPLE_ROUNDS (default 3) rounds of
+# BENCH_EXAMPLE_SEEDS (default 20) seeds each for the module and the crate, BENCH_EXAMPLE_LUA_SEEDS
 # (default 2) for plain Lua (seconds a level at 96x64); BENCH_EXAMPLE_N
 # (default 3) and BENCH_EXAMPLE_SYMMETRY (default all) for every side.
 set -euo pipefail
@@ -35,7 +36,7 @@ n=${BENCH_EXAMPLE_N:-3}
 symmetry=${BENCH_EXAMPLE_SYMMETRY:-all}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-lua5.4 bench/example_side.lua samples "$tmp"
+lua5.4 bench/example_side.lua samples "$tmp" "$n" >"$tmp/list"
 
 side() {
   local first=$1
@@ -46,14 +47,14 @@ side() {
     wfc-crate | wfc-crate-each)
       local prepare=once
       [ "$2" = wfc-crate-each ] && prepare=each
-      for name in caves caverns rooms dungeon overworld; do
+      while read -r name sample_n; do
         for size in "48 32" "96 64"; do
           # made, contradictions, undecided (no level either), seconds, patterns, checksum
-          read -r made failed undecided seconds patterns _ < <("$peer" "$tmp/$name.txt" "$n" "$symmetry" $size \
+          read -r made failed undecided seconds patterns _ < <("$peer" "$tmp/$name.txt" "$sample_n" "$symmetry" $size \
             "$first" "$seeds" "$prepare")
           echo "$2 $name ${size/ /x} $made $((made + failed + undecided)) $seconds $patterns"
         done
-      done ;;
+      done <"$tmp/list" ;;
   esac
 }
 

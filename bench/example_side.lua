@@ -1,9 +1,13 @@
 -- bench/example.sh's Lua side: the example generator, and the plain-Lua
 -- WFC of spec/reference/wfc.lua, timed on the built-in samples (read from
--- src/generators/example/samples.rs), one line per sample and size:
+-- src/generators/example/samples.rs; the sample not wrapping, n as given)
+-- or, with BENCH_EXAMPLE_SAMPLES=DIR, on mxgmn's samples as that directory
+-- holds them (/work/shared/example: test data, not in the repository;
+-- their samples.xml settings: the sample wrapping, n 3 but simplemaze's 2,
+-- all symmetries), one line per sample and size:
 --   <side> <sample> <w>x<h> <made> <tried> <seconds> <patterns>
 -- and the report of all lines (bench/example.sh's table).
---   lua5.4 bench/example_side.lua samples DIR          -- each sample as DIR/<name>.txt
+--   lua5.4 bench/example_side.lua samples DIR          -- each sample as DIR/<name>.txt, "<name> <n>" lines out
 --   lua5.4 bench/example_side.lua module LABEL FIRST COUNT N SYMMETRY
 --   lua5.4 bench/example_side.lua lua FIRST COUNT N SYMMETRY
 --   lua5.4 bench/example_side.lua report FILE
@@ -15,12 +19,26 @@ package.path = "./?.lua;" .. package.path
 local wfc = require "spec.reference.wfc"
 local unpack = table.unpack or unpack
 
-local SAMPLES = { "caves", "caverns", "rooms", "dungeon", "overworld" }
+local REAL_DIR = os.getenv("BENCH_EXAMPLE_SAMPLES")
+-- name, n (nil: as given), blocking, whether the sample wraps.
+local SAMPLES = REAL_DIR and {
+  { "cave", 3, "#", true }, { "rooms", 3, "#", true }, { "dungeon", 3, "#", true },
+  { "simplemaze", 2, "#", true }, { "sewers", 3, "#", true }, { "lake", 3, "#~", true }, { "town", 3, "#", true },
+} or {
+  { "caves" }, { "caverns" }, { "rooms" }, { "dungeon" }, { "overworld" },
+}
 local SIZES = { { 48, 32 }, { 96, 64 } }
 local clock = os.clock
 
+local function file_rows(name)
+  local rows = {}
+  for row in io.lines(REAL_DIR .. "/" .. name .. ".txt") do rows[#rows + 1] = row end
+  return rows
+end
+
 -- A built-in sample's rows, read from its Rust source.
 local function sample_rows(name)
+  if REAL_DIR then return file_rows(name) end
   local source = assert(io.open("src/generators/example/samples.rs")):read("a")
   local body = assert(source:match('"' .. name .. '",%s*"[^"]*",%s*"\\\n(.-)",\n'), name)
   local rows = {}
@@ -34,16 +52,19 @@ local function line(side, name, w, h, made, tried, seconds, patterns)
   print(("%s %s %dx%d %d %d %.6f %d"):format(side, name, w, h, made, tried, seconds, patterns))
 end
 
-local function module_side(label, first, count, n, symmetry)
+local function module_side(label, first, count, given_n, symmetry)
   local map = require "map"
-  for _, name in ipairs(SAMPLES) do
-    local patterns = #wfc.patterns(sample_rows(name), n, symmetry, false)
+  for _, case in ipairs(SAMPLES) do
+    local name, n, blocking, wraps = case[1], case[2] or given_n, case[3], case[4] or false
+    local rows = sample_rows(name)
+    local sample = REAL_DIR and table.concat(rows, "\n") or name
+    local patterns = #wfc.patterns(rows, n, symmetry, wraps)
     for _, size in ipairs(SIZES) do
       local w, h = size[1], size[2]
       local made, t = 0, clock()
       for seed = first, first + count - 1 do
         local ok = pcall(map.generate_text, { width = w, height = h, seed = seed, algorithm = "example",
-          sample = name, n = n, symmetry = symmetry })
+          sample = sample, n = n, symmetry = symmetry, blocking = blocking, wraps = wraps })
         if ok then made = made + 1 end
       end
       line(label, name, w, h, made, count, clock() - t, patterns)
@@ -51,9 +72,10 @@ local function module_side(label, first, count, n, symmetry)
   end
 end
 
-local function lua_side(first, count, n, symmetry)
-  for _, name in ipairs(SAMPLES) do
-    local list, weights = wfc.patterns(sample_rows(name), n, symmetry, false)
+local function lua_side(first, count, given_n, symmetry)
+  for _, case in ipairs(SAMPLES) do
+    local name, n = case[1], case[2] or given_n
+    local list, weights = wfc.patterns(sample_rows(name), n, symmetry, case[4] or false)
     for _, size in ipairs(SIZES) do
       local w, h = size[1], size[2]
       local made, t = 0, clock()
@@ -66,11 +88,12 @@ local function lua_side(first, count, n, symmetry)
   end
 end
 
-local function write_samples(dir)
-  for _, name in ipairs(SAMPLES) do
-    local f = assert(io.open(dir .. "/" .. name .. ".txt", "w"))
-    f:write(table.concat(sample_rows(name), "\n"), "\n")
+local function write_samples(dir, given_n)
+  for _, case in ipairs(SAMPLES) do
+    local f = assert(io.open(dir .. "/" .. case[1] .. ".txt", "w"))
+    f:write(table.concat(sample_rows(case[1]), "\n"), "\n")
     f:close()
+    print(case[1], case[2] or given_n)
   end
 end
 
@@ -95,7 +118,8 @@ local function report(file)
   print("| sample | size | " .. table.concat(SIDES, " | ")
     .. " | plain Lua / 5.4 | crate / 5.4 | crate / LuaJIT | crate-each / 5.4 |")
   print("| --- | --- |" .. (" --- |"):rep(#SIDES + 4))
-  for _, name in ipairs(SAMPLES) do
+  for _, case in ipairs(SAMPLES) do
+    local name = case[1]
     for _, size in ipairs(SIZES) do
       local sides = by[("%s %dx%d"):format(name, size[1], size[2])]
       if sides then
@@ -125,7 +149,8 @@ local function report(file)
   print("Each side: ms per call [the rounds' range], levels made / tried. Ratios: ms per level made, the other"
     .. " side's over the module's (- where a side made none). Patterns (the module's and plain Lua's; the crate's,"
     .. " whose sample wraps):")
-  for _, name in ipairs(SAMPLES) do
+  for _, case in ipairs(SAMPLES) do
+    local name = case[1]
     local sides = by[("%s %dx%d"):format(name, SIZES[1][1], SIZES[1][2])] or {}
     print(("- %s: %s; %s"):format(name, sides["lua5.4"] and sides["lua5.4"].patterns or "-",
       sides["wfc-crate"] and sides["wfc-crate"].patterns or "-"))
@@ -134,7 +159,7 @@ end
 
 local mode = arg[1]
 if mode == "samples" then
-  write_samples(arg[2])
+  write_samples(arg[2], tonumber(arg[3]))
 elseif mode == "module" then
   local label, first, count, n, symmetry = unpack(arg, 2, 6)
   module_side(label, tonumber(first), tonumber(count), tonumber(n), symmetry)

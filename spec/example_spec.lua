@@ -271,12 +271,86 @@ describe("example", function()
     end
   end)
 
+  -- A town drawn here: houses (`#`, blocking) are closed rectangles in
+  -- grass (`"`) and roads (`.`), so no side of a level can be one run of
+  -- house: a border of `#` all round is no window of it, and the level's
+  -- inside is made alone (src/generators/example/inside.rs).
+  local TOWN = table.concat({
+    [[""""."""""""]],
+    [["##"."###"""]],
+    [["##"."###"""]],
+    [[""""."""""""]],
+    [[............]],
+    [[""".""""."""]],
+    [["".""###."""]],
+    [["".""###."""]],
+    [[""".""""."""]],
+  }, "\n")
+
+  -- Made inside the border alone (pinned: it must never change).
+  local TOWN_30x14_1 = [[
+##############################
+##".###".######""""."""""".""#
+#""."""".""""""""""."##""."""#
+#..............."""."##""."""#
+#".""""."""""""".""."""".""""#
+#"."##"".""""""""@.........."#
+#"."##"""."""""""""""""."""".#
+#"."##""".""""""""""###."""""#
+#"."""""."""""""""""###."""""#
+#"......"""""""""""""""."""""#
+#".""."""##""##""""".""""""""#
+#".""."""##""##""""".###"""""#
+#>""".""""""...."##".###"""""#
+##############################
+]]
+
+  it("makes the inside alone when the sample's windows cannot meet a border, every window in it the sample's",
+    function()
+      local set = windows(sample_rows(TOWN), 3, "all", true)
+      local made = 0
+      for seed = 1, 12 do
+        local ok, m = pcall(map.generate, { width = 40, height = 24, seed = seed, algorithm = "example",
+          sample = TOWN, wraps = true })
+        if ok then
+          made = made + 1
+          local rows = terrain(m)
+          assert.are.equal(("#"):rep(40), rows[1])
+          assert.are.equal(("#"):rep(40), rows[24])
+          local inside = {}
+          for y = 2, 23 do
+            assert.are.equal("#", rows[y]:sub(1, 1))
+            assert.are.equal("#", rows[y]:sub(40, 40))
+            inside[#inside + 1] = { (table.unpack or unpack)(m[y], 2, 39) }
+          end
+          check_windows(inside, set, 3)
+          check_connected(m, "#")
+          assert.are.equal(">", m[m.stairs.y][m.stairs.x])
+        else
+          assert.matches("nor its inside alone", m)
+        end
+      end
+      assert.is_true(made >= 11, ("only %d of 12 levels made"):format(made))
+      -- Fixed cells keep their place inside; one on the border must be its `#`.
+      local m = map.generate { width = 40, height = 24, seed = 1, algorithm = "example", sample = TOWN,
+        wraps = true, fixed = '"""', fixed_x = 5, fixed_y = 6, items = 0 }
+      assert.are.equal('"""', terrain(m)[6]:sub(5, 7))
+      assert.has_error(function()
+        map.generate { width = 40, height = 24, seed = 1, algorithm = "example", sample = TOWN, wraps = true,
+          fixed = ".", fixed_x = 1, fixed_y = 6 }
+      end, "map.generate: the sample cannot make a 40x24 level with a border of '#' all round; fixed cell (1, 6)"
+        .. " '.' is on the border, of '#'")
+    end)
+
   it("gives the same level from a sample without a blocking edge on every interpreter", function()
     local text = map.generate_text { width = 24, height = 16, seed = 1, algorithm = "example", sample = OPEN,
       items = 0 }
     assert.are.equal(OPEN_24x16_1, (text:gsub("\n?$", "\n")))
     text = map.generate_text { width = 24, height = 16, seed = 1, algorithm = "example", sample = "maze", items = 0 }
     assert.are.equal(MAZE_24x16_1, (text:gsub("\n?$", "\n")))
+    text = map.generate_text { width = 30, height = 14, seed = 1, algorithm = "example", sample = TOWN, wraps = true,
+      items = 0 }
+    assert.are.equal(TOWN_30x14_1, (text:gsub("\n?$", "\n")))
   end)
 
 end)

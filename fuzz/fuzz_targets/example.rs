@@ -24,11 +24,14 @@
 //! minimum) refused with the option's message; every refusal a message
 //! that names what failed (its first word one of the request's or the
 //! generator's: never empty, never "internal"). A level:
-//! - is the size asked for, its border the sample's corner character all
-//!   round;
+//! - is the size asked for, its border all round the sample's edge
+//!   character (an edge of one blocking character) or else the first of
+//!   its blocking characters the sample has;
 //! - has every n x n window (its terrain: `@ > $ !` read as floor) among
 //!   the sample's windows under the symmetries asked for, the sample
-//!   wrapped when it wraps, enumerated here by brute force;
+//!   wrapped when it wraps, enumerated here by brute force (for a sample
+//!   whose edge is not its border, the windows inside the border may be
+//!   all that hold: its inside made alone);
 //! - keeps every fixed cell (`?` free);
 //! - has `@` and `>` where the level says, and every cell that does not
 //!   block walking (the sample's blocking characters) reachable from `@` by
@@ -397,6 +400,20 @@ fn sample_text<'a>(given: &'a [u8], blocking: Option<&'a [u8]>) -> (&'a [u8], &'
     (text, blocking.filter(|b| !b.is_empty()).unwrap_or(own))
 }
 
+/// The level's border character, and whether it is the sample's edge all
+/// round: the edge when that is one blocking character, else the first
+/// of `blocking` the sample has.
+fn border_of(sample: &[Vec<u8>], blocking: &[u8]) -> (u8, bool) {
+    let (sh, sw) = (sample.len(), sample[0].len());
+    let corner = sample[0][0];
+    let edge = (0..sh).all(|y| (0..sw).all(|x| !(x == 0 || y == 0 || x + 1 == sw || y + 1 == sh) || sample[y][x] == corner));
+    if edge && blocking.contains(&corner) {
+        return (corner, true);
+    }
+    let first = blocking.iter().copied().find(|c| sample.iter().any(|row| row.contains(c)));
+    (first.expect("a level from a sample without its blocking characters"), false)
+}
+
 fn check_refusal(r: &Request, message: &str) {
     assert!(!message.is_empty(), "an empty refusal");
     assert!(!message.contains("internal"), "{message}");
@@ -460,37 +477,43 @@ fn check_level(r: &Request, level: &Level) {
     assert_eq!((grid.width(), grid.height()), (w, h), "the size");
     let cells = grid.cells();
     let terrain: Vec<u8> = cells.iter().map(|&c| floor(c)).collect();
-    let corner = sample[0][0];
+    let (border, bordered) = border_of(&sample, blocking);
     for y in 0..h {
         for x in 0..w {
             if x == 0 || y == 0 || x + 1 == w || y + 1 == h {
-                assert_eq!(
-                    terrain[y * w + x],
-                    corner,
-                    "border at ({}, {})",
-                    x + 1,
-                    y + 1
-                );
+                assert_eq!(terrain[y * w + x], border, "border at ({}, {})", x + 1, y + 1);
             }
         }
     }
+    // A sample whose edge is not its border may have its level's inside
+    // made alone (src/generators/example/inside.rs): then every window
+    // inside the border is the sample's.
     let windows = windows(&sample, n, r.symmetry, r.wraps);
-    let mut window = Vec::with_capacity(n * n);
-    for y in 0..=h - n {
-        for x in 0..=w - n {
-            window.clear();
-            for dy in 0..n {
-                window.extend_from_slice(&terrain[(y + dy) * w + x..][..n]);
+    let broken = |margin: usize| {
+        let mut window = Vec::with_capacity(n * n);
+        for y in margin..=h - n - margin {
+            for x in margin..=w - n - margin {
+                window.clear();
+                for dy in 0..n {
+                    window.extend_from_slice(&terrain[(y + dy) * w + x..][..n]);
+                }
+                if !windows.contains(&window) {
+                    return Some(format!(
+                        "window at ({}, {}) {:?} is not the sample's",
+                        x + 1,
+                        y + 1,
+                        String::from_utf8_lossy(&window)
+                    ));
+                }
             }
-            assert!(
-                windows.contains(&window),
-                "window at ({}, {}) {:?} is not the sample's",
-                x + 1,
-                y + 1,
-                String::from_utf8_lossy(&window)
-            );
         }
-    }
+        None
+    };
+    let broken = match broken(0) {
+        Some(_) if !bordered => broken(1),
+        whole => whole,
+    };
+    assert!(broken.is_none(), "{}", broken.unwrap_or_default());
     if let Some((rows, x0, y0)) = &r.fixed {
         for (dy, row) in rows.split(|&c| c == b'\n').enumerate() {
             for (dx, &c) in row.iter().enumerate() {

@@ -29,22 +29,27 @@
 //!    cut off, then on new ones, up to `REPAIRS` and `MAX_REPAIR_UPDATES`;
 //!    the error then says what failed. Every level made before the repair
 //!    existed came out of step 4 with the same draws, so it is unchanged.
-//! 5. `@` on the floor cell nearest the centre, `>` on the floor cell
+//! 5. Only when that failed too, and the sample's edge is not its border:
+//!    the level's inside alone (`inside.rs`), the border put round it.
+//! 6. `@` on the floor cell nearest the centre, `>` on the floor cell
 //!    farthest from it by walking (both the first in row order on a tie).
 
 mod patterns;
+mod inside;
 mod place;
+mod read;
 mod repair;
 mod samples;
 pub mod wfc;
 
 use super::{Default, Generator, Kind, Layout, OptionSpec, Options, Terrain};
-use crate::grid::{byte_set, ByteSet, Grid, Pos, FLOOR};
+use crate::grid::{byte_set, ByteSet, Grid, Pos};
 use crate::memory;
 use crate::rng::Rng;
 pub use patterns::{Patterns, Sample, Symmetry};
 pub use samples::SAMPLES;
 use place::{connect, level};
+use read::{read_sample, rows, sample_text, Read};
 use repair::Repair;
 use wfc::{Rules, Wave};
 
@@ -93,6 +98,33 @@ pub const MAX_SOLVER_WORK: u64 = 120_000_000;
 /// (docs/performance.md).
 pub const REPAIRS: usize = 20;
 pub const MAX_REPAIR_UPDATES: u64 = 60_000_000;
+/// The work the inside's repair (`inside.rs`) may do past the border's
+/// attempts and repair before it, which may have passed
+/// `MAX_REPAIR_UPDATES` already. The border's own repair has none: an
+/// allowance there let the maze at 110x110 run past 1 s.
+pub const REPAIR_ALLOWANCE: u64 = 20_000_000;
+
+/// The repair of levels of `size` solved from `start`, starting after
+/// `work`: past `MAX_REPAIR_UPDATES`, or `allowance` more than `work`, it
+/// tries nothing more.
+fn repair_of<'a>(
+    problem: &'a Problem,
+    rules: &'a Rules,
+    start: &'a Wave,
+    size: (usize, usize),
+    (work, allowance): (u64, u64),
+) -> Repair<'a> {
+    Repair {
+        patterns: &problem.patterns,
+        rules,
+        start,
+        blocked: &problem.blocked,
+        border: problem.read.border,
+        size,
+        budget: MAX_REPAIR_UPDATES.max(work.saturating_add(allowance)),
+    }
+}
+
 /// Positions x patterns at most for a sample without a blocking edge
 /// (`MAX_WORK` is kept for the others, whose levels it allowed before).
 pub const MAX_REPAIRED_WORK: usize = 2_600_000;
@@ -165,120 +197,11 @@ const FIXED_Y: OptionSpec = OptionSpec {
     doc: "the row of fixed's first row",
 };
 
+/// A cell the level keeps: 0-based column and row, and its character.
+type FixedCell = (usize, usize, u8);
+
 /// A free cell in `fixed`.
 const FREE: u8 = b'?';
-
-/// Rows of text: split at newlines (one at the end ignored, `\r` before
-/// one dropped), each checked to be printable ASCII, all of one length.
-fn rows<'a>(name: &str, text: &'a [u8]) -> Result<Vec<&'a [u8]>, String> {
-    let text = text.strip_suffix(b"\n").unwrap_or(text);
-    if text.is_empty() {
-        return Err(format!("{name} is empty"));
-    }
-    let rows: Vec<&[u8]> = text
-        .split(|&c| c == b'\n')
-        .map(|r| r.strip_suffix(b"\r").unwrap_or(r))
-        .collect();
-    for (y, row) in rows.iter().enumerate() {
-        if let Some(x) = row.iter().position(|&c| !(b'!'..=b'~').contains(&c)) {
-            return Err(format!(
-                "{name}: row {} column {} is not a printable character (byte {})",
-                y + 1,
-                x + 1,
-                row[x]
-            ));
-        }
-        if row.len() != rows[0].len() {
-            return Err(format!(
-                "{name}: row {} has {} characters, row 1 has {}",
-                y + 1,
-                row.len(),
-                rows[0].len()
-            ));
-        }
-    }
-    Ok(rows)
-}
-
-/// The sample as characters, `@ > $ ! <` read as floor, with its border
-/// character.
-struct Read {
-    width: usize,
-    height: usize,
-    cells: Vec<u8>,
-    border: u8,
-    /// Whether the sample's edge is its border character all round: the
-    /// only samples read before the repair existed.
-    bordered: bool,
-}
-
-/// The sample's text and its blocking characters: a built-in sample's by
-/// its name, else the text given and `#`; `blocking` given overrides them.
-fn sample_text<'a>(text: &'a [u8], blocking: &'a [u8]) -> (&'a [u8], &'a [u8]) {
-    let (text, own) = SAMPLES
-        .iter()
-        .find(|(name, ..)| name.as_bytes() == text)
-        .map_or((text, &b"#"[..]), |(_, b, s)| (s.as_bytes(), b.as_bytes()));
-    (text, if blocking.is_empty() { own } else { blocking })
-}
-
-/// The level's border: the sample's edge when that is one blocking
-/// character all round (the only samples read before a sample without
-/// such an edge was accepted, so their levels are as they were), else
-/// the first of `blocking` the sample has.
-fn border(cells: &[u8], (width, height): (usize, usize), blocking: &[u8]) -> Option<(u8, bool)> {
-    let on_edge = |i: usize| {
-        let (x, y) = (i % width, i / width);
-        x == 0 || y == 0 || x + 1 == width || y + 1 == height
-    };
-    let edge = cells[0];
-    let whole = (0..cells.len()).all(|i| !on_edge(i) || cells[i] == edge);
-    if whole && blocking.contains(&edge) {
-        return Some((edge, true));
-    }
-    let first = blocking.iter().copied().find(|c| cells.contains(c));
-    first.map(|c| (c, false))
-}
-
-fn read_sample(text: &[u8], n: usize, blocking: &[u8]) -> Result<Read, String> {
-    let blocked = byte_set(blocking);
-    let rows = rows("sample", text)?;
-    let (width, height) = (rows[0].len(), rows.len());
-    if width > MAX_SAMPLE_SIDE || height > MAX_SAMPLE_SIDE {
-        return Err(format!(
-            "sample is {width}x{height}: at most {MAX_SAMPLE_SIDE}x{MAX_SAMPLE_SIDE}"
-        ));
-    }
-    if width < n || height < n {
-        return Err(format!(
-            "sample is {width}x{height}, smaller than its {n}x{n} windows"
-        ));
-    }
-    let cells: Vec<u8> = rows
-        .concat()
-        .into_iter()
-        .map(|c| match c {
-            b'@' | b'>' | b'<' | b'$' | b'!' => FLOOR,
-            c => c,
-        })
-        .collect();
-    let (border, bordered) = border(&cells, (width, height), blocking).ok_or_else(|| {
-        format!(
-            "sample has none of its blocking characters ({:?}), which the level's border is made of",
-            String::from_utf8_lossy(blocking)
-        )
-    })?;
-    if !cells.contains(&FLOOR) || blocked[FLOOR as usize] {
-        return Err("sample must have floor '.' (not blocking), for @ and >".into());
-    }
-    Ok(Read {
-        width,
-        height,
-        cells,
-        border,
-        bordered,
-    })
-}
 
 fn symmetry(opts: &Options) -> Result<Symmetry, String> {
     match opts.text(&SYMMETRY) {
@@ -298,7 +221,7 @@ fn fixed_cells(
     opts: &Options,
     (w, h): (usize, usize),
     read: &Read,
-) -> Result<Vec<(usize, usize, u8)>, String> {
+) -> Result<Vec<FixedCell>, String> {
     let mut cells = Vec::new();
     let text = opts.text(&FIXED);
     if text.is_empty() {
@@ -421,26 +344,46 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
     let (w, h) = (grid.width(), grid.height());
     let problem = problem(opts, (w, h))?;
     let fixed = fixed_cells(opts, (w, h), &problem.read)?;
+    let rules = Rules::new(&problem.patterns);
+    let mut work = 0u64;
+    let (cells, player) = match bordered(&problem, &rules, &fixed, (w, h), rng, &mut work) {
+        // Only where the border failed, on a sample whose edge is not
+        // its border (`inside.rs`): no level made before changes.
+        Err(e) if !problem.read.bordered => {
+            inside::made(&problem, &rules, &fixed, (w, h), rng, &mut work).map_err(|why| format!("{e}; {why}"))
+        }
+        made => made,
+    }?;
+    Ok(level(grid, cells, player, &problem))
+}
+
+/// The level with the border imposed on the wave: its cells and `@`.
+fn bordered(
+    problem: &Problem,
+    rules: &Rules,
+    fixed: &[FixedCell],
+    (w, h): (usize, usize),
+    rng: &mut Rng,
+    work: &mut u64,
+) -> Result<(Vec<u8>, Pos), String> {
     let patterns = &problem.patterns;
     let n = patterns.n;
     let (pw, ph) = (w + 1 - n, h + 1 - n);
-    let rules = Rules::new(patterns);
-    let mut start = Wave::new(&rules, pw, ph);
-    let mut work = 0u64;
+    let mut start = Wave::new(rules, pw, ph);
     let border = problem.read.border;
     let ring = (0..w * h).filter(|&i| {
         let (x, y) = (i % w, i / w);
         x == 0 || y == 0 || x + 1 == w || y + 1 == h
     });
-    let ring: Vec<(usize, usize, u8)> = ring.map(|i| (i % w, i / w, border)).collect();
-    if impose(&mut start, &rules, patterns, &ring, &mut work).is_err() {
+    let ring: Vec<FixedCell> = ring.map(|i| (i % w, i / w, border)).collect();
+    if impose(&mut start, rules, patterns, &ring, work).is_err() {
         return Err(format!(
             "the sample cannot make a {w}x{h} level with a border of '{}' all round",
             border as char
         ));
     }
-    for &cell in &fixed {
-        if impose(&mut start, &rules, patterns, &[cell], &mut work).is_err() {
+    for &cell in fixed {
+        if impose(&mut start, rules, patterns, &[cell], work).is_err() {
             return Err(format!(
                 "fixed cell ({}, {}) '{}' cannot be kept: no window of the sample fits around it with the cells fixed before it",
                 cell.0 + 1,
@@ -455,19 +398,19 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
     // existed: its attempts are the repair's from the first.
     let attempts = if problem.read.bordered { ATTEMPTS } else { 0 };
     for _ in 0..attempts {
-        if work > MAX_SOLVER_WORK {
+        if *work > MAX_SOLVER_WORK {
             break;
         }
-        work += attempt_work(pw * ph, patterns.len());
+        *work += attempt_work(pw * ph, patterns.len());
         let mut wave = start.clone();
-        let Ok(chosen) = wave.solve(&rules, &patterns.weights, rng, &mut work) else {
+        let Ok(chosen) = wave.solve(rules, &patterns.weights, rng, work) else {
             contradictions += 1;
             continue;
         };
         let mut cells = output(patterns, &chosen, (w, h), (pw, ph));
-        match connect(&mut cells, (w, h), &problem, &fixed) {
+        match connect(&mut cells, (w, h), problem, fixed) {
             Some(player) if windows_hold(patterns, &cells, (w, h), &chosen) => {
-                return Ok(level(grid, cells, player, &problem));
+                return Ok((cells, player));
             }
             // The solver's output broke a window (`windows_hold`): a
             // contradiction it did not see.
@@ -481,40 +424,29 @@ fn carve(grid: &mut Grid, opts: &Options, rng: &mut Rng) -> Result<Layout, Strin
     // Only where every attempt above failed: a call that made a level
     // before the repair existed ran no further than the loop above, with
     // the same rng draws, so it makes the same level.
-    let repair = Repair {
-        patterns,
-        rules: &rules,
-        start: &start,
-        blocked: &problem.blocked,
-        border,
-        size: (w, h),
-        budget: MAX_REPAIR_UPDATES,
-    };
+    let repair = repair_of(problem, rules, &start, (w, h), (*work, 0));
     let tried = |repaired| {
         format!(
             "no level from this sample in {} attempts ({contradictions} contradictions, {cut_off} cut off or without floor) and {repaired} attempts to repair: another seed, a larger map or a smaller n may do",
             contradictions + cut_off
         )
     };
-    match repaired(&repair, cut, rng, &mut work, (&problem, &fixed)) {
-        Ok((cells, player)) => Ok(level(grid, cells, player, &problem)),
-        Err(repaired) => Err(tried(repaired)),
-    }
+    repaired(&repair, cut, rng, work, (problem, fixed)).map_err(tried)
 }
 
 /// The repair's attempts: the levels cut off above first, then new ones
 /// solved, until one is repaired (its cells and `@`), `REPAIRS` are
-/// tried or the work passes `MAX_REPAIR_UPDATES` (`Err`: how many were).
+/// tried or the work passes the repair's budget (`Err`: how many were).
 fn repaired(
     repair: &Repair,
     cut: Vec<Vec<u16>>,
     rng: &mut Rng,
     work: &mut u64,
-    (problem, fixed): (&Problem, &[(usize, usize, u8)]),
+    (problem, fixed): (&Problem, &[FixedCell]),
 ) -> Result<(Vec<u8>, Pos), usize> {
     let mut cut = cut.into_iter();
     let mut tried = 0;
-    while tried < REPAIRS && *work <= MAX_REPAIR_UPDATES {
+    while tried < REPAIRS && *work <= repair.budget {
         tried += 1;
         let mut chosen = match cut.next() {
             Some(chosen) => chosen,
@@ -554,7 +486,7 @@ fn impose(
     wave: &mut Wave,
     rules: &Rules,
     patterns: &Patterns,
-    cells: &[(usize, usize, u8)],
+    cells: &[FixedCell],
     work: &mut u64,
 ) -> Result<(), wfc::Contradiction> {
     let n = patterns.n;

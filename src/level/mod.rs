@@ -118,25 +118,45 @@ fn generate_by(
     params: &Params,
     with_exits: bool,
 ) -> Result<Level, String> {
+    let call = checked_call(algorithm, params)?;
+    memory::check(call.bytes)?;
+    let (width, height) = call.size;
+    build(
+        algorithm,
+        width,
+        height,
+        call.seed,
+        &call.opts,
+        &params.design,
+        with_exits,
+    )
+}
+
+/// A call's arguments checked, before anything is made.
+struct Call {
+    size: (usize, usize),
+    seed: i64,
+    opts: Options,
+    /// The memory it may use (`declared`).
+    bytes: usize,
+}
+
+fn checked_call(algorithm: &'static Generator, params: &Params) -> Result<Call, String> {
     foreign_options(algorithm, params)?;
-    let (width, height) = input::size(
+    let size = input::size(
         params.width,
         params.height,
         algorithm.min_width as i64,
         algorithm.min_height as i64,
     )?;
     let seed = input::seed(params.seed)?;
-    let (opts, bytes) = declared(algorithm, params, (width, height))?;
-    memory::check(bytes)?;
-    build(
-        algorithm,
-        width,
-        height,
+    let (opts, bytes) = declared(algorithm, params, size)?;
+    Ok(Call {
+        size,
         seed,
-        &opts,
-        &params.design,
-        with_exits,
-    )
+        opts,
+        bytes,
+    })
 }
 
 /// The options checked, and the memory the call may use (the level's, the
@@ -167,16 +187,7 @@ fn declared(
 /// before anything is made (the fuzz targets' and tests/memory.rs'
 /// measure); the error it would give when it refuses them.
 pub fn bound_of(params: &Params) -> Result<usize, String> {
-    let algorithm = chosen(params.algorithm)?;
-    foreign_options(algorithm, params)?;
-    let (width, height) = input::size(
-        params.width,
-        params.height,
-        algorithm.min_width as i64,
-        algorithm.min_height as i64,
-    )?;
-    input::seed(params.seed)?;
-    declared(algorithm, params, (width, height)).map(|(_, bytes)| bytes)
+    checked_call(chosen(params.algorithm)?, params).map(|call| call.bytes)
 }
 
 /// An error when `vaults` or `arrive` ask for something on a level not

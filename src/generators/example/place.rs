@@ -1,7 +1,7 @@
 //! Where `@` and `>` go, once the level is one walkable component (or
 //! can be by filling the others: the attempts before the repair).
 
-use super::{Problem, Layout};
+use super::{FixedCell, Layout, Problem};
 use crate::grid::{ByteSet, Grid, Pos, FLOOR};
 use crate::toolkit::board::{Walk, UNREACHED};
 use crate::toolkit::distances::distances;
@@ -26,7 +26,7 @@ pub fn connect(
     cells: &mut [u8],
     (w, h): (usize, usize),
     problem: &Problem,
-    fixed: &[(usize, usize, u8)],
+    fixed: &[FixedCell],
 ) -> Option<Pos> {
     let (component, sizes) = super::repair::components(cells, (w, h), &problem.blocked);
     let largest = (0..sizes.len()).max_by_key(|&c| (sizes[c], std::cmp::Reverse(c)))? as u32;
