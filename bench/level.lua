@@ -77,21 +77,27 @@ local function movers_of(levels)
   return all
 end
 
--- A game's own step loop in pure Lua, unchecked: each monster steps to the
--- lowest of its 4 neighbours in d that is lower than its cell and not a
--- wall, ties N, E, S, W (map.step's rule without diagonals, avoid or known).
-local DX, DY = { 0, 1, 0, -1 }, { -1, 0, 1, 0 }
+-- A game's own step loop in pure Lua, unchecked, the four directions
+-- unrolled (issue 35's comparison): each monster steps to the lowest of
+-- its 4 neighbours in d that is lower than its cell and not a wall, ties
+-- N, E, S, W (map.step's rule without diagonals, avoid or known).
 local function lua_steps(m, d, movers)
   local moved = 0
   for i = 1, #movers do
     local c = movers[i]
     local x, y = c.x, c.y
-    local best, bx, by = d[y][x], nil, nil
-    for k = 1, 4 do
-      local nx, ny = x + DX[k], y + DY[k]
-      local row = d[ny]
-      local v = row and row[nx]
-      if v and best and v < best and m[ny][nx] ~= "#" then best, bx, by = v, nx, ny end
+    local row = d[y]
+    local best, bx, by = row[x], nil, nil
+    if best then
+      local up, down = d[y - 1], d[y + 1]
+      local v = up and up[x]
+      if v and v < best and m[y - 1][x] ~= "#" then best, bx, by = v, x, y - 1 end
+      v = row[x + 1]
+      if v and v < best and m[y][x + 1] ~= "#" then best, bx, by = v, x + 1, y end
+      v = down and down[x]
+      if v and v < best and m[y + 1][x] ~= "#" then best, bx, by = v, x, y + 1 end
+      v = row[x - 1]
+      if v and v < best and m[y][x - 1] ~= "#" then bx, by = x - 1, y end
     end
     if bx then
       c.x, c.y = bx, by
@@ -99,6 +105,13 @@ local function lua_steps(m, d, movers)
     end
   end
   return moved
+end
+
+-- The monsters' cells as two arrays (lvl:steps_xy's form), placed afresh.
+local function reset_xy(l, xy)
+  local xs, ys = xy[1], xy[2]
+  for i, c in ipairs(l.monsters) do xs[i], ys[i] = c.x, c.y end
+  return xs, ys
 end
 
 ---------------------------------------------------------------------------
@@ -126,8 +139,11 @@ local function check()
       local a, b = reset(l, movers_of({ l })[1]), reset(l, movers_of({ l })[1])
       lvl:steps(d, a)
       lua_steps(m, dt, b)
+      local xs, ys = reset_xy(l, { {}, {} })
+      if lvl.steps_xy then lvl:steps_xy(d, xs, ys) end
       for i = 1, MONSTERS do
         if a[i].x ~= b[i].x or a[i].y ~= b[i].y then note("steps " .. name, "mover " .. i) end
+        if lvl.steps_xy and (xs[i] ~= b[i].x or ys[i] ~= b[i].y) then note("steps_xy " .. name, "mover " .. i) end
       end
     end
   end
@@ -197,20 +213,32 @@ local function run_big()
 end
 
 local function run_steps()
-  local level_movers, lua_movers = movers_of(medium), movers_of(medium)
-  against("N5", MONSTERS .. " monsters: lvl:steps(d, movers) against a pure-Lua step loop, 200x100",
+  local level_movers, lua_movers, flat = movers_of(medium), movers_of(medium), {}
+  for s = 1, #medium do flat[s] = { {}, {} } end
+  local function unrolled(i)
+    local s = (i - 1) % #medium + 1
+    local l = medium[s]
+    l.dt = l.dt or map.distances(l.m, l.m.player)
+    return lua_steps(l.m, l.dt, reset(l, lua_movers[s]))
+  end
+  against("N5", MONSTERS .. " monsters: lvl:steps(d, movers) against an unrolled pure-Lua step loop, 200x100",
     function(i)
       local s = (i - 1) % #medium + 1
       local l = medium[s]
       l.d = l.d or l.lvl:distances(l.m.player)
       return l.lvl:steps(l.d, reset(l, level_movers[s]))
-    end,
-    function(i)
-      local s = (i - 1) % #medium + 1
-      local l = medium[s]
-      l.dt = l.dt or map.distances(l.m, l.m.player)
-      return lua_steps(l.m, l.dt, reset(l, lua_movers[s]))
-    end, 2, "pure Lua")
+    end, unrolled, 1.3, "pure Lua")
+  -- Each side places its monsters afresh in its own form before stepping.
+  if medium[1].lvl.steps_xy then
+    against("N12", MONSTERS .. " monsters: lvl:steps_xy(d, xs, ys) against an unrolled pure-Lua step loop, 200x100",
+      function(i)
+        local s = (i - 1) % #medium + 1
+        local l = medium[s]
+        l.d = l.d or l.lvl:distances(l.m.player)
+        local xs, ys = reset_xy(l, flat[s])
+        return l.lvl:steps_xy(l.d, xs, ys)
+      end, unrolled, 1.3, "pure Lua")
+  end
   against("N6", "lvl:distances(@, {max = 10}) against without max, 200x100",
     function(i) local l = pick(medium, i) return l.lvl:distances(l.m.player, { max = 10 }).width end,
     function(i) local l = pick(medium, i) return l.lvl:distances(l.m.player).width end, 20, "no max")

@@ -599,6 +599,27 @@ WORST["level:steps"] = function()
   end
   return list
 end
+
+-- Every cell a mover, as two arrays of coordinates.
+local function every_xy(s)
+  local xs, ys = {}, {}
+  for i, p in ipairs(every_cell(s)) do xs[i], ys[i] = p.x, p.y end
+  return xs, ys
+end
+WORST["level:steps_xy"] = function()
+  local list = {}
+  for _, s in ipairs(SHAPES) do
+    list[#list + 1] = call("every cell a mover, occupied, on " .. shape_name(s), function()
+      local xs, ys = every_xy(s)
+      return steps_level(s):steps_xy(distances_field(s), xs, ys, { occupied = true })
+    end)
+    list[#list + 1] = call("every cell a mover, diagonal, avoid every cell, on " .. shape_name(s), function()
+      local xs, ys = every_xy(s)
+      return steps_level(s):steps_xy(distances_field(s), xs, ys, { diagonal = true, avoid = every_cell(s) })
+    end)
+  end
+  return list
+end
 WORST["level:can_step"] = function()
   return on_shapes("the far corner, diagonal, occupied", function(s)
     return level("floor", s):can_step({ x = s[1], y = s[2] }, -1, -1, { diagonal = true, occupied = true })

@@ -968,6 +968,16 @@ function NativeLevel:step(d, x, y, options) end
 ---@return integer moved
 function NativeLevel:steps(d, movers, options) end
 
+---`steps` with the movers' cells in two arrays of one length, mover `i`
+---at `(xs[i], ys[i])`, each moved mover's entries written in place. The
+---same steps and count as `steps` on the same cells.
+---@param d map.Field|map.DistanceMap
+---@param xs integer[]
+---@param ys integer[]
+---@param options? map.LevelStepOptions.Exact
+---@return integer moved
+function NativeLevel:steps_xy(d, xs, ys, options) end
+
 ---Whether a walker may step from the cell by `(dx, dy)` (each -1, 0 or 1,
 ---not both 0): `step`'s rule (blocked, diagonal, no corner cutting,
 ---occupied); false off the map.

@@ -83,6 +83,7 @@ use map::grid::{byte_set, ByteSet, Grid, Pos, Rect, FLOOR, PLAYER};
 use map::level::Level;
 use map::native::field::{Field, Value};
 use map::native::save::{self, Saved, FIELD_MAGIC, MAGIC, VERSION};
+use map::native::steps::step_movers;
 use map::native::{Bits, NativeLevel, Thing, UP};
 use map::toolkit::board::{Limits, Source, Walk, BEYOND, MAX_VALUE};
 use map::toolkit::distances::{distances_from, search_window};
@@ -608,9 +609,16 @@ fn steps(u: &mut Unstructured, s: &mut State) -> Result<()> {
         cells.dedup();
         cells.len() == movers.len()
     };
-    // As `level:steps` moves them: in order, in place.
+    // As `level:steps` moves them: in order, in place; without `known`,
+    // by `native::steps::step_movers`, as the methods do.
     let mut moved = Vec::new();
-    {
+    if !known && !field.is_flags() {
+        let mut cells = movers.clone();
+        let rule = (&w.blocked, w.diagonal);
+        step_movers(&mut s.level, &field, &mut cells, rule, occupied, |i, to| {
+            moved.push((i, to))
+        });
+    } else {
         let (level, memory) = (&mut s.level, &s.memory);
         for (i, &from) in movers.iter().enumerate() {
             let to = step_in(

@@ -307,6 +307,55 @@ return {
       memory = "a count",
       reference = { spec = "spec/level_spec.lua", bench = "bench/level.lua" },
     },
+    steps_xy = {
+      samples = {
+        function(f) return f.designed, f.designed_d, { f.designed.stairs.x }, { f.designed.stairs.y } end,
+        function(f)
+          return f.designed, f.designed_away, { f.designed.player.x }, { f.designed.player.y }, { occupied = true }
+        end,
+      },
+      with_options = function(f, o) return f.designed:steps_xy(f.designed_d,
+        { f.designed.stairs.x }, { f.designed.stairs.y }, o) end,
+      bad = {
+        { "level:steps_xy: xs must be an array of x coordinates, got nil",
+          function(f) return f.lvl20:steps_xy(f.lvl20_d) end },
+        { "level:steps_xy: ys must be an array of y coordinates, got number",
+          function(f) return f.lvl20:steps_xy(f.lvl20_d, {}, 3) end },
+        { "level:steps_xy: xs and ys must be two tables, got the same",
+          function(f) local t = {} return f.lvl20:steps_xy(f.lvl20_d, t, t) end },
+        { "level:steps_xy: xs has 2 entries, ys has 1",
+          function(f) return f.lvl20:steps_xy(f.lvl20_d, { 1, 2 }, { 1 }) end },
+        { "level:steps_xy: xs[1] must be an integer from 1 to 20, got 99",
+          function(f) return f.lvl20:steps_xy(f.lvl20_d, { 99 }, { 1 }) end },
+        { "level:steps_xy: ys[2] must be an integer from 1 to 10, got 1.5",
+          function(f) return f.lvl20:steps_xy(f.lvl20_d, { 1, 2 }, { 1, 1.5 }) end },
+        { "level:steps_xy: d must be a field of values (distances, flee), got a field of flags",
+          function(f) return f.lvl20:steps_xy(f.lvl20_seen, {}, {}) end },
+        { "level:steps_xy: d is a field of 3x3, the level is 20x10",
+          function(f) return f.lvl20:steps_xy(f.lvl3_d, {}, {}) end },
+        { 'level:steps_xy: unknown option "max" (options: avoid, blocked, diagonal, known, occupied)',
+          function(f) return f.lvl20:steps_xy(f.lvl20_d, {}, {}, { max = 3 }) end },
+        { "level:steps_xy: expected at most 5 arguments, got 6",
+          function(f) return f.lvl20:steps_xy(f.lvl20_d, {}, {}, nil, 1) end },
+        { "level:steps_xy: the level was freed by the collector (used from a finalizer)", function()
+          return cases.freed(function()
+            local lvl = map.level { width = 20, height = 10, seed = 1 }
+            local d = lvl:distances(lvl.player)
+            lvl:steps_xy(d, {}, {})
+            return { lvl = lvl, d = d }
+          end, function(o) return o.lvl:steps_xy(o.d, {}, {}) end)
+        end },
+      },
+      storm = function(a)
+        local d = a.lvl:distances(a.sources[1])
+        local xs, ys = {}, {}
+        for i, p in ipairs(a.movers) do xs[i], ys[i] = p.x, p.y end
+        return a.lvl:steps_xy(d, xs, ys, { occupied = true, avoid = a.limits.avoid })
+      end,
+      big = "steps each mover once, reading the 3x3 cells around it: its movers are the caller's arrays",
+      memory = "a count",
+      reference = { spec = "spec/steps_xy_spec.lua", bench = "bench/level.lua" },
+    },
     can_step = {
       samples = {
         function(f) return f.designed, f.designed.player.x, f.designed.player.y, 1, 0 end,

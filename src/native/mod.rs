@@ -11,6 +11,7 @@
 
 pub mod field;
 pub mod save;
+pub mod steps;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;

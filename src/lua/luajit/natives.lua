@@ -6,7 +6,7 @@
 -- hot methods read and write the native memory in place through the FFI:
 -- a level's `get`, `set`, `occupied`, `occupy` (without an id), `vacate`
 -- (on a level without ids), a field's `get`,
--- and `steps` (one FFI call of `steps_batch`), and a noise's `get` (one FFI
+-- `steps` and `steps_xy` (one FFI call of `steps_batch`), and a noise's `get` (one FFI
 -- call of `noise_get`) and `grid` (one FFI call of `noise_grid` into a
 -- buffer, the rows built in Lua); and the metatables' `__index` finds
 -- methods in Lua, compiled, instead of a C function.
@@ -254,6 +254,47 @@ level_methods.steps = function(self, d, movers, options, ...)
     if rawget(p, "x") ~= x or rawget(p, "y") ~= y then
       rawset(p, "x", x)
       rawset(p, "y", y)
+    end
+  end
+  return tonumber(moved)
+end
+
+local c_steps_xy = level_methods.steps_xy
+local MAX_MOVERS = route.MAX_CELLS
+
+-- steps_xy(d, xs, ys [, options]): steps' route with the cells read from
+-- two arrays.
+level_methods.steps_xy = function(self, d, xs, ys, options, ...)
+  local b = levels[self] or block(self, "level", levels)
+  local f = fields[d] or block(d, "field", fields)
+  if b == nil or f == nil or b.value == nil or f.value == nil then return c_steps_xy(self, d, xs, ys, options, ...) end
+  local m, flags = step_options(options, level_walls(self))
+  if m == nil or select("#", ...) > 0 or type(xs) ~= "table" or type(ys) ~= "table" or rawequal(xs, ys)
+    or f.kind == FLAGS or f.width ~= b.width or f.height ~= b.height then
+    return c_steps_xy(self, d, xs, ys, options, ...)
+  end
+  local n, w, h = length(xs), b.width, b.height
+  if length(ys) ~= n or n > MAX_MOVERS then return c_steps_xy(self, d, xs, ys, options, ...) end
+  if n > room then
+    room = n
+    cells = ffi.new("uint32_t[?]", 2 * n)
+  end
+  for i = 1, n do
+    local x, y = xy(w, h, 2, rawget(xs, i), rawget(ys, i))
+    if x == nil then return c_steps_xy(self, d, xs, ys, options, ...) end
+    cells[2 * i - 2], cells[2 * i - 1] = x, y
+  end
+  local moved = steps_batch(b, f, cells, n, flags, m)
+  if moved == -2 then return c_steps_xy(self, d, xs, ys, options, ...) end
+  if moved < 0 then
+    error("level:steps_xy: internal error (please report): steps_batch " .. tonumber(moved), 2)
+  end
+  -- Only a mover that moved is written (its keys are present).
+  for i = 1, n do
+    local x, y = cells[2 * i - 2], cells[2 * i - 1]
+    if rawget(xs, i) ~= x or rawget(ys, i) ~= y then
+      rawset(xs, i, x)
+      rawset(ys, i, y)
     end
   end
   return tonumber(moved)

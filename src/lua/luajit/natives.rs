@@ -8,14 +8,13 @@
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::grid::{ByteSet, Pos};
+use crate::grid::ByteSet;
 use crate::lua::stack::block::Block;
 use crate::lua::stack::Native;
-use crate::native::field::{Cells, Field, NARROW_BEYOND};
+use crate::native::field::Field;
+use crate::native::steps::step_movers;
 use crate::native::NativeLevel;
-use crate::toolkit::board::BEYOND;
 use crate::toolkit::noise::{Noise, Origin};
-use crate::toolkit::step;
 
 /// The FFI functions `natives.lua` calls, by name.
 pub fn ffi() -> [(&'static str, *mut c_void); 3] {
@@ -60,35 +59,21 @@ unsafe extern "C" fn steps_batch(
                     &mut *l.cast::<NativeLevel>(),
                     &*f.cast::<Field>(),
                     &*blocked,
-                    std::slice::from_raw_parts_mut(cells, 2 * n as usize),
+                    std::slice::from_raw_parts_mut(cells.cast::<[u32; 2]>(), n as usize),
                 ),
                 _ => return -2,
             }
         };
         let (w, h) = (level.width(), level.height());
         let inside =
-            |c: &[u32]| (1..=w).contains(&(c[0] as usize)) && (1..=h).contains(&(c[1] as usize));
-        if field.size != (w, h) || !cells.chunks_exact(2).all(inside) {
+            |c: &[u32; 2]| (1..=w).contains(&(c[0] as usize)) && (1..=h).contains(&(c[1] as usize));
+        if field.size != (w, h) || field.is_flags() || !cells.iter().all(inside) {
             return -2;
         }
         let rule = (blocked, flags & 1 != 0);
-        let occupied = flags & 2 != 0;
-        // The field's cells read by a function of their kind, chosen once.
-        let w = field.window;
-        let at = move |p: Pos| {
-            let (dx, dy) = (p.x.wrapping_sub(w.x), p.y.wrapping_sub(w.y));
-            (dx < w.w && dy < w.h).then(|| dy * w.w + dx)
-        };
-        match &field.cells {
-            Cells::Narrow(v) => move_all(level, cells, rule, occupied, |p| match at(p) {
-                Some(i) if v[i] != NARROW_BEYOND => v[i].into(),
-                _ => BEYOND,
-            }),
-            Cells::Wide(v) => move_all(level, cells, rule, occupied, |p| {
-                at(p).map_or(BEYOND, |i| v[i])
-            }),
-            Cells::Flags(_) => -2,
-        }
+        let mut moved = 0;
+        step_movers(level, field, cells, rule, flags & 2 != 0, |_, _| moved += 1);
+        moved
     }))
     .unwrap_or(-3)
 }
@@ -151,32 +136,4 @@ unsafe extern "C" fn noise_grid(
         0
     }))
     .unwrap_or(-3)
-}
-
-/// Steps each mover of `cells` in order on `level` by `value` (see
-/// `steps_batch`); the count moved.
-fn move_all(
-    level: &mut NativeLevel,
-    cells: &mut [u32],
-    rule: (&ByteSet, bool),
-    occupied: bool,
-    value: impl Fn(Pos) -> i64,
-) -> i64 {
-    let mut moved = 0;
-    for c in cells.chunks_exact_mut(2) {
-        let from = Pos {
-            x: c[0] as usize,
-            y: c[1] as usize,
-        };
-        let closed = |p: Pos| occupied && level.occupied(p);
-        let Some(to) = step::step_in(level.terrain(), from, rule, &value, closed) else {
-            continue;
-        };
-        if occupied {
-            level.move_occupant(from, to);
-        }
-        (c[0], c[1]) = (to.x as u32, to.y as u32);
-        moved += 1;
-    }
-    moved
 }

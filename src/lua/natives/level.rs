@@ -26,6 +26,7 @@ use crate::lua::stack::upvalues::NATIVES;
 use crate::lua::stack::{Args, Key, Reply};
 use crate::memory;
 use crate::native::field::Field;
+use crate::native::steps::step_movers;
 use crate::native::{save, NativeLevel, Occupant, Thing, ID_BYTES, MAX_ID};
 use crate::toolkit::{distances, step};
 
@@ -95,6 +96,7 @@ methods! {
         new_memory((level.width(), level.height()))
     },
     steps => steps_of,
+    steps_xy => steps_xy_of,
     can_step => can_step_of,
 }
 
@@ -209,6 +211,27 @@ fn can_step_of(args: &Args, level: &NativeLevel) -> Result<bool, String> {
 fn steps_of(args: &Args, level: &NativeLevel) -> Result<Moved, String> {
     args.at_most(4)?;
     let size = (level.width(), level.height());
+    let d = step_field(args, size)?;
+    let movers = movers(args, size)?;
+    Ok(Moved(step_all(args, size, d, &movers, 4)?))
+}
+
+/// `level:steps_xy(d, xs, ys [, options])`: `steps` with the movers'
+/// cells in two arrays, mover `i` at `(xs[i], ys[i])`, written in place.
+/// The same steps as `steps` on the same cells; on Lua 5.4 it reads and
+/// writes two array entries a mover where `steps` reads and writes a
+/// position's fields (docs/performance.md, N5).
+fn steps_xy_of(args: &Args, level: &NativeLevel) -> Result<MovedXy, String> {
+    args.at_most(5)?;
+    let size = (level.width(), level.height());
+    let d = step_field(args, size)?;
+    let movers = flat_movers(args, size)?;
+    Ok(MovedXy(step_all(args, size, d, &movers, 5)?))
+}
+
+/// The field or table of rows `d` at argument 2 that movers step down,
+/// for a level of `size`.
+fn step_field(args: &Args, size: (usize, usize)) -> Result<Option<&Field>, String> {
     let d = args.native_ref::<Field>(2);
     if !args.is_table(2) && d.is_none() {
         let got = what(args, 2);
@@ -223,8 +246,21 @@ fn steps_of(args: &Args, level: &NativeLevel) -> Result<Moved, String> {
             ),
         });
     }
-    let movers = movers(args, size)?;
-    let mut search = search_options(args, 4, STEP)?;
+    Ok(d)
+}
+
+/// Steps `movers` in order on the level (argument 1, of `size`) down `d`
+/// (argument 2) by the options at argument `at`: each mover that moved, by its index from 1, and its new
+/// cell. The options are read first; then the level changes as the
+/// movers move, its cells read in place.
+fn step_all(
+    args: &Args,
+    size: (usize, usize),
+    d: Option<&Field>,
+    movers: &[Pos],
+    at: c_int,
+) -> Result<Vec<(usize, Pos)>, String> {
+    let mut search = search_options(args, at, STEP)?;
     let occupied = search.take_occupied();
     let known = search.known_field(args, size)?;
     let avoided = match search.avoids() {
@@ -235,7 +271,14 @@ fn steps_of(args: &Args, level: &NativeLevel) -> Result<Moved, String> {
     // SAFETY: everything is read: the shared `level` is not used again,
     // and `off_level` ended the readers' reference.
     let level = unsafe { this_mut::<NativeLevel>(args)? };
-    let mut moves = Vec::new();
+    let mut moves = Vec::with_capacity(movers.len());
+    let rule = (&search.walk.blocked, search.walk.diagonal);
+    if let (Some(f), false, None) = (d, search.knows(), &avoided) {
+        // The common case, in place: LuaJIT's `steps_batch` steps the same way.
+        let mut cells = movers.to_vec();
+        step_movers(level, f, &mut cells, rule, occupied, |i, to| moves.push((i + 1, to)));
+        return Ok(moves);
+    }
     for (i, &from) in movers.iter().enumerate() {
         let window = Rect::around(from, 1, size);
         let (corner, area) = ((window.x, window.y), (window.w, window.h));
@@ -264,7 +307,6 @@ fn steps_of(args: &Args, level: &NativeLevel) -> Result<Moved, String> {
             };
             avoid || unknown || occupied && level.occupied(p)
         };
-        let rule = (&search.walk.blocked, search.walk.diagonal);
         let to = step::step_in(level.terrain(), from, rule, value, closed);
         if let Some(to) = to {
             if occupied {
@@ -273,7 +315,7 @@ fn steps_of(args: &Args, level: &NativeLevel) -> Result<Moved, String> {
             moves.push((i + 1, to));
         }
     }
-    Ok(Moved(moves))
+    Ok(moves)
 }
 
 /// The movers at argument 3: an array of positions `{x=, y=}`, each read once.
@@ -302,6 +344,77 @@ fn movers(args: &Args, size: (usize, usize)) -> Result<Vec<Pos>, String> {
         .collect()
 }
 
+
+/// The movers of `steps_xy`: arrays `xs` and `ys` (arguments 3 and 4, two
+/// tables of one length), mover `i` at `(xs[i], ys[i])`, each read once,
+/// x then y.
+fn flat_movers(args: &Args, size: (usize, usize)) -> Result<Vec<Pos>, String> {
+    for (at, name, what) in [(XS, "xs", "x"), (YS, "ys", "y")] {
+        if !args.is_table(at) {
+            let got = args.get(at).type_name();
+            return Err(format!("{name} must be an array of {what} coordinates, got {got}"));
+        }
+    }
+    // SAFETY: two stack slots compared, nothing allocated or raised.
+    if args.with_raw(|l| unsafe { ffi::lua_rawequal(l, XS, YS) }) != 0 {
+        return Err("xs and ys must be two tables, got the same".into());
+    }
+    let (n, ny) = (args.length(XS), args.length(YS));
+    if n != ny {
+        return Err(format!("xs has {n} entries, ys has {ny}"));
+    }
+    if n > MAX_CELLS {
+        return Err(format!("xs has more than {MAX_CELLS} entries"));
+    }
+    memory::check(distances::bound_sources(n))?;
+    let coordinate = |at: c_int, name: &str, i: usize, max: usize| match args.integer_at(at, i) {
+        Some(c) if (1..=max as i64).contains(&c) => Ok(c as usize),
+        // Read again for the message, as it reads a value of any type.
+        _ => {
+            let v = args.with_field(at, Key::Index(i), |a, top| a.at(top));
+            crate::input::int_in(&format!("{name}[{i}]"), v, 1, max as i64).map(|c| c as usize)
+        }
+    };
+    let mut movers = Vec::with_capacity(n);
+    for i in 1..=n {
+        let x = coordinate(XS, "xs", i, size.0)?;
+        let y = coordinate(YS, "ys", i, size.1)?;
+        movers.push(Pos { x, y });
+    }
+    Ok(movers)
+}
+
+/// The arguments of `level:steps_xy` that hold the movers' cells.
+const XS: c_int = 3;
+const YS: c_int = 4;
+
+/// `level:steps_xy`' moves, as `Moved`'s: each moved mover's new cell
+/// written into `xs` and `ys` (`XS`, `YS`), where its old one was read
+/// (a raw set of a present key, which allocates nothing); then the count.
+struct MovedXy(Vec<(usize, Pos)>);
+
+impl Reply for MovedXy {
+    unsafe fn push_on(&self, l: *mut lua_State) -> c_int {
+        // SAFETY: as `push_plain_on`'s.
+        unsafe { self.push_plain_on(l) }.unwrap_or(0)
+    }
+
+    unsafe fn push_plain_on(&self, l: *mut lua_State) -> Option<c_int> {
+        // SAFETY: raw sets of present keys of two tables (checked, and
+        // distinct) allocate nothing; one slot of the LUA_MINSTACK a C
+        // function has beyond its five arguments.
+        unsafe {
+            for &(i, p) in &self.0 {
+                for (t, v) in [(XS, p.x), (YS, p.y)] {
+                    ffi::lua_pushinteger(l, v as ffi::lua_Integer);
+                    ffi::lua_rawseti(l, t, i as ffi::lua_Integer);
+                }
+            }
+            ffi::lua_pushinteger(l, self.0.len() as ffi::lua_Integer);
+        }
+        Some(1)
+    }
+}
 
 /// The argument of `level:steps` that holds the movers.
 const MOVERS: c_int = 3;

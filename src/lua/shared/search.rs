@@ -195,7 +195,11 @@ pub fn search_options(
         open: None,
     };
     let mut cost_at = None;
-    let on_level = with_occupied(args, accepted);
+    // Without options no name is looked up: the list is not made.
+    let on_level = match args.get(index) {
+        Arg::Missing => Vec::new(),
+        _ => with_occupied(args, accepted),
+    };
     // `distances` and `path` charge steps: `diagonal` and `occupied` may be
     // costs there.
     let charges = accepted.contains(&"straight");

@@ -297,6 +297,26 @@ impl Args {
         }
     }
 
+    /// `t[i]` (a raw get; `t` an absolute index of a table) if it is a
+    /// number of an integer value (as `Arg::integer`), else `None`: three
+    /// calls of the C API where `with_field` and `at` take seven, for the
+    /// arrays of coordinates `level:steps_xy` reads (docs/performance.md, N5).
+    pub fn integer_at(&self, t: c_int, i: usize) -> Option<i64> {
+        count_read();
+        let mut exact = 0;
+        // SAFETY: as `with_index`'s; `lua_tointegerx` is given a number,
+        // which it converts without allocating or raising.
+        unsafe {
+            let kind = ffi::lua_rawgeti(self.state, t, i as ffi::lua_Integer);
+            let v = match kind {
+                ffi::LUA_TNUMBER => ffi::lua_tointegerx(self.state, -1, &mut exact),
+                _ => 0,
+            };
+            ffi::lua_settop(self.state, -2);
+            (exact != 0).then_some(v)
+        }
+    }
+
     /// Whether `t[i]` is not nil (`t` an absolute index of a table).
     pub(super) fn present(&self, t: c_int, i: usize) -> bool {
         self.with_index(t, i, |kind, _| kind != ffi::LUA_TNIL)

@@ -1,0 +1,151 @@
+//! Movers stepping down a field on a level, in place: the work of
+//! `level:steps` and `level:steps_xy` with a field and no `known` or
+//! `avoid`, on both interpreters (the Lua 5.4 methods and LuaJIT's
+//! `steps_batch` call it). `toolkit::step::step_in`'s rule, the field's
+//! cells read by a function of their kind chosen once for all the movers.
+
+use super::field::{Cells, Field, NARROW_BEYOND};
+use super::NativeLevel;
+use crate::grid::{ByteSet, Pos};
+use crate::toolkit::board::BEYOND;
+use crate::toolkit::step;
+
+/// Where a mover stands: a cell, or (LuaJIT's buffer) its `x` and `y`.
+pub trait Mover {
+    fn cell(&self) -> Pos;
+    fn move_to(&mut self, p: Pos);
+}
+
+impl Mover for Pos {
+    fn cell(&self) -> Pos {
+        *self
+    }
+    fn move_to(&mut self, p: Pos) {
+        *self = p;
+    }
+}
+
+/// Coordinates within the level, which is at most `MAX_CELLS` cells.
+impl Mover for [u32; 2] {
+    fn cell(&self) -> Pos {
+        Pos {
+            x: self[0] as usize,
+            y: self[1] as usize,
+        }
+    }
+    fn move_to(&mut self, p: Pos) {
+        *self = [p.x as u32, p.y as u32];
+    }
+}
+
+/// Steps each of `movers` in order down `field` (of the level's size) by
+/// `rule` (the blocked characters, diagonal steps), occupied cells closed
+/// if `occupied` (a mover that moves then vacating its cell and occupying
+/// the new one, so the next sees it there): each that moves is given its
+/// new cell and `moved` is told its index and that cell. A field of flags moves nobody.
+pub fn step_movers(
+    level: &mut NativeLevel,
+    field: &Field,
+    movers: &mut [impl Mover],
+    rule: (&ByteSet, bool),
+    occupied: bool,
+    moved: impl FnMut(usize, Pos),
+) {
+    let w = field.window;
+    let whole = (w.x, w.y, w.w, w.h) == (1, 1, level.width(), level.height());
+    let at = move |p: Pos| {
+        let (dx, dy) = (p.x.wrapping_sub(w.x), p.y.wrapping_sub(w.y));
+        (dx < w.w && dy < w.h).then(|| dy * w.w + dx)
+    };
+    let closed = |l: &NativeLevel, p: Pos| occupied && l.occupied(p);
+    match &field.cells {
+        // A field over the whole level, its cells indexed as the level's.
+        Cells::Narrow(v) if whole => move_all(level, movers, occupied, moved, |l, from| {
+            let value = |j: usize| match v[j] {
+                NARROW_BEYOND => BEYOND,
+                n => n.into(),
+            };
+            step_whole(l, from, rule, occupied, value)
+        }),
+        Cells::Wide(v) if whole => move_all(level, movers, occupied, moved, |l, from| {
+            step_whole(l, from, rule, occupied, |j| v[j])
+        }),
+        Cells::Narrow(v) => move_all(level, movers, occupied, moved, |l, from| {
+            let value = |p| match at(p) {
+                Some(i) if v[i] != NARROW_BEYOND => v[i].into(),
+                _ => BEYOND,
+            };
+            step::step_in(l.terrain(), from, rule, value, |p| closed(l, p))
+        }),
+        Cells::Wide(v) => move_all(level, movers, occupied, moved, |l, from| {
+            let value = |p| at(p).map_or(BEYOND, |i| v[i]);
+            step::step_in(l.terrain(), from, rule, value, |p| closed(l, p))
+        }),
+        Cells::Flags(_) => {}
+    }
+}
+
+/// `step_movers` with each mover's step given by `step`.
+fn move_all(
+    level: &mut NativeLevel,
+    movers: &mut [impl Mover],
+    occupied: bool,
+    mut moved: impl FnMut(usize, Pos),
+    step: impl Fn(&NativeLevel, Pos) -> Option<Pos>,
+) {
+    for (i, mover) in movers.iter_mut().enumerate() {
+        let from = mover.cell();
+        let Some(to) = step(level, from) else {
+            continue;
+        };
+        if occupied {
+            level.move_occupant(from, to);
+        }
+        mover.move_to(to);
+        moved(i, to);
+    }
+}
+
+/// `step::step_in` on a field whose window is the whole level, over
+/// row-major indices: the value of cell `j` is `value(j)`, and a cell is
+/// closed if blocked or (with `occupied`) occupied. The same rule (the
+/// tests compare them): the least value strictly below `from`'s, ties in
+/// the order N, E, S, W, NE, SE, SW, NW, no diagonal step cutting a corner.
+fn step_whole(
+    level: &NativeLevel,
+    from: Pos,
+    (blocked, diagonal): (&ByteSet, bool),
+    occupied: bool,
+    value: impl Fn(usize) -> i64,
+) -> Option<Pos> {
+    let (w, h) = (level.width(), level.height());
+    let cells = level.terrain.cells();
+    let open = |j: usize| !(blocked[cells[j] as usize] || occupied && level.occupied.get(j));
+    let i = (from.y - 1) * w + from.x - 1;
+    let (n, e, s, west) = (from.y > 1, from.x < w, from.y < h, from.x > 1);
+    let mut best = (value(i), None);
+    let mut consider = |go: bool, j: usize| {
+        if go {
+            let v = value(j);
+            if v < best.0 && open(j) {
+                best = (v, Some(j));
+            }
+        }
+    };
+    consider(n, i.wrapping_sub(w));
+    consider(e, i + 1);
+    consider(s, i + w);
+    consider(west, i.wrapping_sub(1));
+    if diagonal {
+        // A diagonal step needs both cells beside it open.
+        let (up, right, down, left) = (i.wrapping_sub(w), i + 1, i + w, i.wrapping_sub(1));
+        consider(n && e && open(right) && open(up), up.wrapping_add(1));
+        consider(s && e && open(right) && open(down), down + 1);
+        consider(s && west && open(left) && open(down), down.wrapping_sub(1));
+        consider(n && west && open(left) && open(up), up.wrapping_sub(1));
+    }
+    best.1.map(|j| Pos {
+        x: j % w + 1,
+        y: j / w + 1,
+    })
+}
