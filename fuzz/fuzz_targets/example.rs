@@ -406,12 +406,20 @@ fn sample_text<'a>(given: &'a [u8], blocking: Option<&'a [u8]>) -> (&'a [u8], &'
 fn border_of(sample: &[Vec<u8>], blocking: &[u8]) -> (u8, bool) {
     let (sh, sw) = (sample.len(), sample[0].len());
     let corner = sample[0][0];
-    let edge = (0..sh).all(|y| (0..sw).all(|x| !(x == 0 || y == 0 || x + 1 == sw || y + 1 == sh) || sample[y][x] == corner));
+    let edge = (0..sh).all(|y| {
+        (0..sw).all(|x| !(x == 0 || y == 0 || x + 1 == sw || y + 1 == sh) || sample[y][x] == corner)
+    });
     if edge && blocking.contains(&corner) {
         return (corner, true);
     }
-    let first = blocking.iter().copied().find(|c| sample.iter().any(|row| row.contains(c)));
-    (first.expect("a level from a sample without its blocking characters"), false)
+    let first = blocking
+        .iter()
+        .copied()
+        .find(|c| sample.iter().any(|row| row.contains(c)));
+    (
+        first.expect("a level from a sample without its blocking characters"),
+        false,
+    )
 }
 
 fn check_refusal(r: &Request, message: &str) {
@@ -481,7 +489,13 @@ fn check_level(r: &Request, level: &Level) {
     for y in 0..h {
         for x in 0..w {
             if x == 0 || y == 0 || x + 1 == w || y + 1 == h {
-                assert_eq!(terrain[y * w + x], border, "border at ({}, {})", x + 1, y + 1);
+                assert_eq!(
+                    terrain[y * w + x],
+                    border,
+                    "border at ({}, {})",
+                    x + 1,
+                    y + 1
+                );
             }
         }
     }

@@ -230,6 +230,9 @@ fn hashed_sample(side: usize, chars: &[u8]) -> String {
         .join("\n")
 }
 
+/// A worst call: its name, sample, n, size and whether the sample wraps.
+type WorstCase = (&'static str, String, i64, (usize, usize), bool);
+
 /// `cargo test --release --lib worst_calls -- --ignored --nocapture`: the
 /// slowest of a few seeds at the largest sizes each sample is accepted at
 /// (positions x patterns just within `MAX_WORK` or `MAX_REPAIRED_WORK`),
@@ -239,7 +242,7 @@ fn hashed_sample(side: usize, chars: &[u8]) -> String {
 fn worst_calls() {
     let ring = "###\n#.#\n###".to_string();
     let corridor = "#############\n##..........#\n#############".to_string();
-    let mut cases: Vec<(&str, String, i64, (usize, usize), bool)> = vec![
+    let mut cases: Vec<WorstCase> = vec![
         ("caves", "caves".into(), 3, (144, 144), false),
         ("caverns", "caverns".into(), 3, (161, 161), false),
         ("rooms", "rooms".into(), 3, (145, 145), false),
