@@ -26,7 +26,8 @@
 //!    before the repair existed) skips these attempts.
 //!
 //!    Only when those all failed: the repair (`repair.rs`) on the levels
-//!    cut off, then on new ones, up to `REPAIRS` and `MAX_REPAIR_UPDATES`;
+//!    cut off, then on new ones, up to `REPAIRS` and `MAX_REPAIR_UPDATES`
+//!    (the levels cut off up to `CUT_ALLOWANCE` past the attempts' work);
 //!    the error then says what failed. Every level made before the repair
 //!    existed came out of step 4 with the same draws, so it is unchanged.
 //! 5. Only when that failed too, and the sample's edge is not its border:
@@ -100,20 +101,28 @@ pub const REPAIRS: usize = 20;
 pub const MAX_REPAIR_UPDATES: u64 = 60_000_000;
 /// The work the inside's repair (`inside.rs`) may do past the border's
 /// attempts and repair before it, which may have passed
-/// `MAX_REPAIR_UPDATES` already. The border's own repair has none: an
-/// allowance there let the maze at 110x110 run past 1 s.
+/// `MAX_REPAIR_UPDATES` already. The border's own repair solves no new
+/// level past `MAX_REPAIR_UPDATES`: an allowance there let the maze at
+/// 110x110 run past 1 s.
 pub const REPAIR_ALLOWANCE: u64 = 20_000_000;
+/// The work the border's repair may do past the attempts on the levels
+/// they left cut off (the overworld's attempts reach `MAX_SOLVER_WORK`
+/// and left their first cut-off level no budget: repairing it took at most
+/// 2.4M over seeds 1-1000 at 48x32, docs/performance.md).
+pub const CUT_ALLOWANCE: u64 = 4_000_000;
 
 /// The repair of levels of `size` solved from `start`, starting after
-/// `work`: past `MAX_REPAIR_UPDATES`, or `allowance` more than `work`, it
-/// tries nothing more.
+/// `work`: past `MAX_REPAIR_UPDATES` or `solves` more than `work` it solves
+/// no new level, and past `MAX_REPAIR_UPDATES` or `cut` more than `work`
+/// (the levels cut off given) it tries nothing more.
 fn repair_of<'a>(
     problem: &'a Problem,
     rules: &'a Rules,
     start: &'a Wave,
     size: (usize, usize),
-    (work, allowance): (u64, u64),
+    (work, solves, cut): (u64, u64, u64),
 ) -> Repair<'a> {
+    let past = |allowance: u64| MAX_REPAIR_UPDATES.max(work.saturating_add(allowance));
     Repair {
         patterns: &problem.patterns,
         rules,
@@ -121,7 +130,8 @@ fn repair_of<'a>(
         blocked: &problem.blocked,
         border: problem.read.border,
         size,
-        budget: MAX_REPAIR_UPDATES.max(work.saturating_add(allowance)),
+        budget: past(solves.max(cut)),
+        solves: past(solves),
     }
 }
 
@@ -424,7 +434,7 @@ fn bordered(
     // Only where every attempt above failed: a call that made a level
     // before the repair existed ran no further than the loop above, with
     // the same rng draws, so it makes the same level.
-    let repair = repair_of(problem, rules, &start, (w, h), (*work, 0));
+    let repair = repair_of(problem, rules, &start, (w, h), (*work, 0, CUT_ALLOWANCE));
     let tried = |repaired| {
         format!(
             "no level from this sample in {} attempts ({contradictions} contradictions, {cut_off} cut off or without floor) and {repaired} attempts to repair: another seed, a larger map or a smaller n may do",
@@ -436,7 +446,8 @@ fn bordered(
 
 /// The repair's attempts: the levels cut off above first, then new ones
 /// solved, until one is repaired (its cells and `@`), `REPAIRS` are
-/// tried or the work passes the repair's budget (`Err`: how many were).
+/// tried or the work passes the repair's budget, or its budget for
+/// solving when no level cut off is left (`Err`: how many were tried).
 fn repaired(
     repair: &Repair,
     cut: Vec<Vec<u16>>,
@@ -446,7 +457,7 @@ fn repaired(
 ) -> Result<(Vec<u8>, Pos), usize> {
     let mut cut = cut.into_iter();
     let mut tried = 0;
-    while tried < REPAIRS && *work <= repair.budget {
+    while tried < REPAIRS && *work <= repair.budget && (cut.len() > 0 || *work <= repair.solves) {
         tried += 1;
         let mut chosen = match cut.next() {
             Some(chosen) => chosen,

@@ -40,6 +40,9 @@ pub struct Repair<'a> {
     pub size: (usize, usize),
     /// The support updates past which no more is tried.
     pub budget: u64,
+    /// The support updates past which no new level is solved to repair
+    /// (at most `budget`).
+    pub solves: u64,
 }
 
 /// A set of cells to change and how: each must become walkable (join) or
