@@ -41,13 +41,15 @@
 //! in order and distinct, every string written new once, numbers in their
 //! form, so loading and saving again gives the same bytes.
 
+mod bytes;
 mod natives;
 mod read;
 mod write;
 
+pub use bytes::{grow, MALFORMED, TRUNCATED};
 pub use natives::{Native, NativeRef};
-pub use read::{from_text, read, Loaded, Node, Value, MALFORMED, TRUNCATED};
-pub use write::{grow, to_text, FnvBuild, Writer};
+pub use read::{from_text, read, Loaded, Node, Value};
+pub use write::{to_text, FnvBuild, Writer};
 
 use std::cmp::Ordering;
 

@@ -4,8 +4,7 @@
 //! a names generator as what it was trained on (trained again when read),
 //! a noise as its settings (made again).
 
-use super::read::Reader;
-use super::write::Writer;
+use super::bytes::{Out, Reader, MALFORMED};
 use super::{FIELD, LEVEL, NAMES, NOISE, RNG, SCHEDULER};
 use crate::input::MAX_SEED;
 use crate::memory;
@@ -52,31 +51,31 @@ impl Native {
 }
 
 impl NativeRef<'_> {
-    pub(super) fn write(self, w: &mut Writer) -> Result<(), String> {
+    pub(super) fn write(self, w: &mut Out) -> Result<(), String> {
         match self {
             NativeRef::Level(level) => {
                 memory::check(save::bound(level))?;
-                w.kind(LEVEL)?;
+                w.byte(LEVEL)?;
                 w.blob(&save::save(level))
             }
             NativeRef::Field(field) => {
                 memory::check(save::field_bound(field))?;
-                w.kind(FIELD)?;
+                w.byte(FIELD)?;
                 w.blob(&save::save_field(field))
             }
             NativeRef::Rng(r) => {
-                w.kind(RNG)?;
+                w.byte(RNG)?;
                 w.blob(r.save().as_bytes())
             }
             NativeRef::Scheduler(s) => {
                 memory::check(crate::toolbox::scheduler::bound_state(s.len()))?;
-                w.kind(SCHEDULER)?;
+                w.byte(SCHEDULER)?;
                 w.blob(s.save().as_bytes())
             }
             NativeRef::Names(n) => write_names(w, n),
             NativeRef::Noise(n) => {
                 let s = n.settings();
-                w.kind(NOISE)?;
+                w.byte(NOISE)?;
                 w.raw(&[u8::from(s.kind == Kind::Perlin)])?;
                 w.int(s.seed)?;
                 w.raw(&[s.octaves as u8])?;
@@ -90,10 +89,10 @@ impl NativeRef<'_> {
 
 /// A names generator: its order, length bounds and `novel`, then its
 /// distinct examples in order, each with how many times it was given.
-fn write_names(w: &mut Writer, names: &Names) -> Result<(), String> {
+fn write_names(w: &mut Out, names: &Names) -> Result<(), String> {
     memory::check(names.bytes().saturating_mul(2))?;
     let (options, examples) = names.training();
-    w.kind(NAMES)?;
+    w.byte(NAMES)?;
     w.raw(&[options.order as u8])?;
     w.uleb(options.min.unwrap_or(0) as u64)?;
     w.uleb(options.max.unwrap_or(0) as u64)?;
@@ -128,7 +127,7 @@ fn read_names(r: &mut Reader) -> Result<Names, String> {
     let novel = match r.u8()? {
         0 => false,
         1 => true,
-        _ => return Err(super::read::MALFORMED.into()),
+        _ => return Err(MALFORMED.into()),
     };
     let distinct = r.count(2)?;
     let mut examples: Vec<(&str, usize)> = Vec::with_capacity(distinct);
@@ -138,7 +137,7 @@ fn read_names(r: &mut Reader) -> Result<Names, String> {
             .map_err(|_| "a saved names generator's example is not UTF-8")?;
         let times = r.count(0)?;
         if word.is_empty() || times == 0 {
-            return Err(super::read::MALFORMED.into());
+            return Err(MALFORMED.into());
         }
         chars = chars.saturating_add(word.chars().count().saturating_mul(times));
         count = count.saturating_add(times);
@@ -148,7 +147,7 @@ fn read_names(r: &mut Reader) -> Result<Names, String> {
         examples.push((word, times));
     }
     if !(1..=names::MAX_ORDER).contains(&order) {
-        return Err(super::read::MALFORMED.into());
+        return Err(MALFORMED.into());
     }
     memory::check(names::bound(chars, count, order))?;
     let words: Vec<&str> = examples
@@ -170,7 +169,7 @@ fn read_names(r: &mut Reader) -> Result<Names, String> {
             .zip(&examples)
             .all(|((a, n), (b, m))| a == b && *n as usize == *m);
     if again != options || !same {
-        return Err(super::read::MALFORMED.into());
+        return Err(MALFORMED.into());
     }
     Ok(names)
 }
@@ -179,7 +178,7 @@ fn read_noise(r: &mut Reader) -> Result<Noise, String> {
     let kind = match r.u8()? {
         0 => Kind::Simplex,
         1 => Kind::Perlin,
-        _ => return Err(super::read::MALFORMED.into()),
+        _ => return Err(MALFORMED.into()),
     };
     let seed = r.int()?;
     let octaves = r.u8()? as usize;

@@ -7,12 +7,10 @@
 
 use std::collections::HashSet;
 
+use super::bytes::{Reader, MALFORMED, TRUNCATED};
 use super::natives::{read_native, Native};
 use super::{canonical, fnv1a, Key, Number, HEADER, MAGIC, MAX_NODES, NAN_BITS, VERSION};
 use super::{FALSE, FLOAT, INT, NEW_STRING, NIL, NODE, STRING, TABLE, TRUE};
-
-pub const TRUNCATED: &str = "truncated or corrupted saved string";
-pub const MALFORMED: &str = "saved value is malformed (not as map.save writes it)";
 
 /// A value read: strings and nodes by number.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,73 +47,6 @@ impl Loaded {
     pub fn string(&self, n: u32) -> &[u8] {
         let (at, len) = self.strings[n as usize];
         &self.body[at..at + len]
-    }
-}
-
-/// A reader over a body, every length checked against the bytes left.
-pub struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        if n > self.bytes.len() - self.at {
-            return Err(TRUNCATED.into());
-        }
-        let taken = &self.bytes[self.at..self.at + n];
-        self.at += n;
-        Ok(taken)
-    }
-
-    pub fn u8(&mut self) -> Result<u8, String> {
-        Ok(self.take(1)?[0])
-    }
-
-    /// LEB128, in as few bytes as it takes, within 64 bits.
-    fn uleb(&mut self) -> Result<u64, String> {
-        let mut v = 0u64;
-        for i in 0..10 {
-            let b = self.u8()?;
-            if i == 9 && b > 1 {
-                return Err(MALFORMED.into());
-            }
-            v |= u64::from(b & 0x7f) << (7 * i);
-            if b & 0x80 == 0 {
-                if b == 0 && i > 0 {
-                    return Err(MALFORMED.into());
-                }
-                return Ok(v);
-            }
-        }
-        Err(MALFORMED.into())
-    }
-
-    /// A count of entries of at least `each` bytes, within the bytes left.
-    pub fn count(&mut self, each: usize) -> Result<usize, String> {
-        let n = self.uleb()?;
-        let left = (self.bytes.len() - self.at) as u64;
-        if n.saturating_mul(each as u64) > left || n > u32::MAX as u64 {
-            return Err(TRUNCATED.into());
-        }
-        Ok(n as usize)
-    }
-
-    pub fn int(&mut self) -> Result<i64, String> {
-        let z = self.uleb()?;
-        Ok((z >> 1) as i64 ^ -((z & 1) as i64))
-    }
-
-    pub fn f64(&mut self) -> Result<f64, String> {
-        let b = self.take(8)?;
-        Ok(f64::from_bits(u64::from_le_bytes(
-            b.try_into().map_err(|_| TRUNCATED)?,
-        )))
-    }
-
-    pub fn blob(&mut self) -> Result<&'a [u8], String> {
-        let n = self.count(1)?;
-        self.take(n)
     }
 }
 
@@ -180,7 +111,7 @@ impl State<'_> {
             }
             NEW_STRING => {
                 let n = self.r.count(1)?;
-                let at = self.r.at;
+                let at = self.r.at();
                 let s = self.r.take(n)?;
                 if !self.seen.insert(s) {
                     return Err(MALFORMED.into());
@@ -233,7 +164,7 @@ impl State<'_> {
 pub fn read(bytes: &[u8], max_int: Option<i64>) -> Result<Loaded, String> {
     let body = unframed(bytes)?;
     let mut s = State {
-        r: Reader { bytes: body, at: 0 },
+        r: Reader::new(body),
         strings: Vec::new(),
         seen: HashSet::new(),
         named: 0,
@@ -275,7 +206,7 @@ pub fn read(bytes: &[u8], max_int: Option<i64>) -> Result<Loaded, String> {
         };
         nodes.push(node);
     }
-    if s.r.at != body.len() {
+    if s.r.at() != body.len() {
         return Err(TRUNCATED.into());
     }
     let strings = s.strings;
@@ -291,7 +222,7 @@ pub fn read(bytes: &[u8], max_int: Option<i64>) -> Result<Loaded, String> {
 
 /// A scheduler's `count` actors: values a table can key, each once.
 fn read_actors(s: &mut State, count: usize, actors: &mut Vec<Value>) -> Result<(), String> {
-    if count > s.r.bytes.len() - s.r.at {
+    if count > s.r.left() {
         return Err(TRUNCATED.into());
     }
     let mut distinct: HashSet<(u8, u64)> = HashSet::with_capacity(count);

@@ -5,15 +5,16 @@
 
 use std::collections::HashMap;
 
+use super::bytes::{grow, Out};
 use super::natives::NativeRef;
-use super::{canonical, fnv1a, Key, Number, HEADER, MAGIC, MAX_BYTES, VERSION};
+use super::{canonical, fnv1a, Key, Number, HEADER, MAGIC, VERSION};
 use super::{FALSE, FLOAT, INT, NEW_STRING, NIL, NODE, STRING, TABLE, TRUE};
 use crate::memory;
 
 /// A save being written.
 #[derive(Default)]
 pub struct Writer {
-    out: Vec<u8>,
+    out: Out,
     /// Each string written, by its bytes: its number.
     numbers: HashMap<Box<[u8]>, u32, FnvBuild>,
     /// Where each string's bytes are in `out`, by number.
@@ -52,96 +53,35 @@ impl std::hash::Hasher for Fnv {
 /// Makes `Fnv` hashers.
 pub type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
 
-/// Room for `extra` more entries in `v`, the memory checked first: a
-/// vector grows to twice its size (and holds both while it moves).
-pub fn grow<T>(v: &mut Vec<T>, extra: usize) -> Result<(), String> {
-    let need = v.len().saturating_add(extra);
-    if need <= v.capacity() {
-        return Ok(());
-    }
-    let size = std::mem::size_of::<T>().max(1);
-    let to = need.max(2 * v.capacity()).max(64);
-    if to.saturating_mul(size) > MAX_BYTES.saturating_mul(2) {
-        return Err("the save would pass 1 GiB".into());
-    }
-    memory::check((to + v.capacity()).saturating_mul(size))?;
-    v.reserve_exact(to - v.len());
-    Ok(())
-}
-
 impl Writer {
     pub fn new() -> Writer {
-        let mut w = Writer::default();
-        w.out.extend_from_slice(MAGIC);
-        w.out.extend_from_slice(&VERSION.to_le_bytes());
-        w.out.extend_from_slice(&[0; 4]);
-        w
-    }
-
-    fn bytes(&mut self, b: &[u8]) -> Result<(), String> {
-        if self.out.len().saturating_add(b.len()) > MAX_BYTES {
-            return Err("the save would pass 1 GiB".into());
+        let mut start = MAGIC.to_vec();
+        start.extend_from_slice(&VERSION.to_le_bytes());
+        start.extend_from_slice(&[0; 4]);
+        Writer {
+            out: Out::from(start),
+            ..Writer::default()
         }
-        grow(&mut self.out, b.len())?;
-        self.out.extend_from_slice(b);
-        Ok(())
-    }
-
-    fn byte(&mut self, b: u8) -> Result<(), String> {
-        self.bytes(&[b])
-    }
-
-    pub(super) fn uleb(&mut self, mut v: u64) -> Result<(), String> {
-        let mut buf = [0u8; 10];
-        let mut n = 0;
-        loop {
-            let low = (v & 0x7f) as u8;
-            v >>= 7;
-            buf[n] = low | if v == 0 { 0 } else { 0x80 };
-            n += 1;
-            if v == 0 {
-                break;
-            }
-        }
-        self.bytes(&buf[..n])
-    }
-
-    /// A length-prefixed run of bytes (a native's saved form).
-    pub(super) fn blob(&mut self, b: &[u8]) -> Result<(), String> {
-        self.uleb(b.len() as u64)?;
-        self.bytes(b)
-    }
-
-    pub(super) fn raw(&mut self, b: &[u8]) -> Result<(), String> {
-        self.bytes(b)
-    }
-
-    pub(super) fn int(&mut self, i: i64) -> Result<(), String> {
-        self.uleb(((i << 1) ^ (i >> 63)) as u64)
-    }
-
-    pub(super) fn f64(&mut self, x: f64) -> Result<(), String> {
-        self.bytes(&x.to_bits().to_le_bytes())
     }
 
     pub fn nil(&mut self) -> Result<(), String> {
-        self.byte(NIL)
+        self.out.byte(NIL)
     }
 
     pub fn boolean(&mut self, b: bool) -> Result<(), String> {
-        self.byte(if b { TRUE } else { FALSE })
+        self.out.byte(if b { TRUE } else { FALSE })
     }
 
     /// A number as a value (`key`: as a table's key), in its written form.
     pub fn number(&mut self, n: Number, key: bool) -> Result<(), String> {
         match canonical(n, key) {
             Number::Int(i) => {
-                self.byte(INT)?;
-                self.int(i)
+                self.out.byte(INT)?;
+                self.out.int(i)
             }
             Number::Float(x) => {
-                self.byte(FLOAT)?;
-                self.f64(x)
+                self.out.byte(FLOAT)?;
+                self.out.f64(x)
             }
         }
     }
@@ -150,8 +90,8 @@ impl Writer {
     /// Returns its number.
     pub fn string(&mut self, s: &[u8]) -> Result<u32, String> {
         if let Some(&n) = self.numbers.get(s) {
-            self.byte(STRING)?;
-            self.uleb(u64::from(n))?;
+            self.out.byte(STRING)?;
+            self.out.uleb(u64::from(n))?;
             return Ok(n);
         }
         let n = self.places.len() as u32;
@@ -161,10 +101,10 @@ impl Writer {
             self.numbers.reserve(to - self.numbers.len());
         }
         grow(&mut self.places, 1)?;
-        self.byte(NEW_STRING)?;
-        self.uleb(s.len() as u64)?;
-        self.places.push((self.out.len(), s.len()));
-        self.bytes(s)?;
+        self.out.byte(NEW_STRING)?;
+        self.out.uleb(s.len() as u64)?;
+        self.places.push((self.out.written().len(), s.len()));
+        self.out.bytes(s)?;
         memory::check(s.len().saturating_mul(2) + 64)?;
         self.numbers.insert(s.into(), n);
         Ok(n)
@@ -173,7 +113,7 @@ impl Writer {
     /// String number `n`'s bytes (for a message's path).
     pub fn string_bytes(&self, n: u32) -> &[u8] {
         let (at, len) = self.places[n as usize];
-        &self.out[at..at + len]
+        &self.out.written()[at..at + len]
     }
 
     /// A key, in its written form.
@@ -188,35 +128,32 @@ impl Writer {
 
     /// The node `id` (a table or a native).
     pub fn node(&mut self, id: u32) -> Result<(), String> {
-        self.byte(NODE)?;
-        self.uleb(u64::from(id))
+        self.out.byte(NODE)?;
+        self.out.uleb(u64::from(id))
     }
 
     /// A table's record: its count of entries, which the caller then
     /// writes, keys in `Key::order`.
     pub fn table(&mut self, entries: usize) -> Result<(), String> {
-        self.byte(TABLE)?;
-        self.uleb(entries as u64)
+        self.out.byte(TABLE)?;
+        self.out.uleb(entries as u64)
     }
 
     /// A native's record (a scheduler's actors follow: the caller writes
     /// them as values).
     pub fn native(&mut self, native: NativeRef) -> Result<(), String> {
-        native.write(self)
-    }
-
-    pub(super) fn kind(&mut self, kind: u8) -> Result<(), String> {
-        self.byte(kind)
+        native.write(&mut self.out)
     }
 
     /// The bytes written, framed: the length and the checksum.
-    pub fn finish(mut self) -> Result<Vec<u8>, String> {
-        grow(&mut self.out, 8)?;
-        let length = (self.out.len() - HEADER + 8) as u32;
-        self.out[12..16].copy_from_slice(&length.to_le_bytes());
-        let sum = fnv1a(&self.out);
-        self.out.extend_from_slice(&sum.to_le_bytes());
-        Ok(self.out)
+    pub fn finish(self) -> Result<Vec<u8>, String> {
+        let mut out = self.out.into_bytes();
+        grow(&mut out, 8)?;
+        let length = (out.len() - HEADER + 8) as u32;
+        out[12..16].copy_from_slice(&length.to_le_bytes());
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        Ok(out)
     }
 }
 
