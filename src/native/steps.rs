@@ -149,3 +149,126 @@ fn step_whole(
         y: j / w + 1,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{byte_set, Grid, Rect};
+    use crate::rng::Rng;
+
+    /// A random level of at most 6x6 (floors, walls, doors), some cells
+    /// occupied, and a field over all of it (some cells unreached; wide
+    /// values beyond 32 bits when `wide`).
+    fn random(rng: &mut Rng, wide: bool) -> (NativeLevel, Vec<i64>) {
+        let (w, h) = (1 + rng.below(6), 1 + rng.below(6));
+        let cells = (0..w * h).map(|_| b"..#+"[rng.below(4)]).collect();
+        let mut level = NativeLevel::from_grid(Grid::from_cells(w, h, cells));
+        for y in 1..=h {
+            for x in 1..=w {
+                if rng.below(5) == 0 {
+                    level.occupy(Pos { x, y }, true);
+                }
+            }
+        }
+        let scale = if wide { 1 << 40 } else { 1 };
+        let values = (0..w * h)
+            .map(|_| match rng.below(6) {
+                0 => BEYOND,
+                _ => rng.below(7) as i64 * scale,
+            })
+            .collect();
+        (level, values)
+    }
+
+    fn rule(rng: &mut Rng) -> (ByteSet, bool) {
+        let blocked = byte_set(if rng.below(2) == 0 { b"#" } else { b"#+" });
+        (blocked, rng.below(2) == 0)
+    }
+
+    /// `step_whole` over row-major indices is `step::step_in` over cells,
+    /// with and without diagonals, blocked doors and occupied cells closed.
+    #[test]
+    fn step_whole_is_step_in() {
+        let mut rng = Rng::new(7);
+        for _ in 0..30_000 {
+            let (level, values) = random(&mut rng, false);
+            let (blocked, diagonal) = rule(&mut rng);
+            let occupied = rng.below(2) == 0;
+            let (w, h) = (level.width(), level.height());
+            let from = Pos {
+                x: 1 + rng.below(w),
+                y: 1 + rng.below(h),
+            };
+            let index = |p: Pos| (p.y - 1) * w + p.x - 1;
+            let r = (&blocked, diagonal);
+            let whole = step_whole(&level, from, r, occupied, |j| values[j]);
+            let direct = step::step_in(
+                level.terrain(),
+                from,
+                r,
+                |p| values[index(p)],
+                |p| occupied && level.occupied(p),
+            );
+            assert_eq!(
+                whole,
+                direct,
+                "{:?} {values:?} {from:?} diagonal {diagonal} occupied {occupied}",
+                level.terrain()
+            );
+        }
+    }
+
+    /// `step_movers` on a field over the whole level (narrow or wide
+    /// cells) moves the movers as `step::step_in` does, one after the
+    /// other, each that moves vacating and occupying with `occupied`.
+    #[test]
+    fn step_movers_is_step_in_in_turn() {
+        let mut rng = Rng::new(11);
+        for round in 0..10_000 {
+            let (mut level, values) = random(&mut rng, round % 3 == 0);
+            let (blocked, diagonal) = rule(&mut rng);
+            let occupied = rng.below(2) == 0;
+            let (w, h) = (level.width(), level.height());
+            let field = Field::values((w, h), Rect::whole((w, h)), values.clone());
+            let movers: Vec<Pos> = (0..rng.below(6))
+                .map(|_| Pos {
+                    x: 1 + rng.below(w),
+                    y: 1 + rng.below(h),
+                })
+                .collect();
+            let r = (&blocked, diagonal);
+            // The reference: each mover in turn by `step_in`.
+            let mut expected_level = level.clone();
+            let mut expected = movers.clone();
+            let mut expected_moves = Vec::new();
+            for (i, m) in expected.iter_mut().enumerate() {
+                let l = &expected_level;
+                let to = step::step_in(
+                    l.terrain(),
+                    *m,
+                    r,
+                    |p| values[(p.y - 1) * w + p.x - 1],
+                    |p| occupied && l.occupied(p),
+                );
+                if let Some(to) = to {
+                    if occupied {
+                        expected_level.move_occupant(*m, to);
+                    }
+                    *m = to;
+                    expected_moves.push((i, to));
+                }
+            }
+            let mut got = movers.clone();
+            let mut moves = Vec::new();
+            step_movers(&mut level, &field, &mut got, r, occupied, |i, p| {
+                moves.push((i, p))
+            });
+            assert_eq!(got, expected, "{:?} {values:?} {movers:?}", level.terrain());
+            assert_eq!(moves, expected_moves);
+            assert_eq!(
+                level.occupancy().words(),
+                expected_level.occupancy().words()
+            );
+        }
+    }
+}
