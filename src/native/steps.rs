@@ -4,10 +4,12 @@
 //! `steps_batch` call it). `toolkit::step::step_in`'s rule, the field's
 //! cells read by a function of their kind chosen once for all the movers.
 
+use std::convert::Infallible;
+
 use super::field::{Cells, Field, NARROW_BEYOND};
 use super::NativeLevel;
 use crate::grid::{ByteSet, Pos};
-use crate::toolkit::board::BEYOND;
+use crate::toolkit::board::{BEYOND, DIRECTIONS};
 use crate::toolkit::step;
 
 /// Where a mover stands: a cell, or (LuaJIT's buffer) its `x` and `y`.
@@ -90,12 +92,31 @@ fn move_all(
     level: &mut NativeLevel,
     movers: &mut [impl Mover],
     occupied: bool,
-    mut moved: impl FnMut(usize, Pos),
+    moved: impl FnMut(usize, Pos),
     step: impl Fn(&NativeLevel, Pos) -> Option<Pos>,
 ) {
+    let done = try_move_all(level, movers, occupied, moved, |l, from| {
+        Ok::<_, Infallible>(step(l, from))
+    });
+    done.unwrap_or_else(|never| match never {})
+}
+
+/// Moves each of `movers` in order to the cell `step` gives it (`None`:
+/// it stays), on `level` as it is then: each that moves is given its new
+/// cell and, with `occupied`, vacates its cell and occupies the new one,
+/// so the next sees it there; `moved` is told its index and that cell.
+/// Stops at `step`'s first error (the movers before it moved). The loop
+/// of `step_movers` and of `level:steps` with `known` or `avoid`.
+pub fn try_move_all<E>(
+    level: &mut NativeLevel,
+    movers: &mut [impl Mover],
+    occupied: bool,
+    mut moved: impl FnMut(usize, Pos),
+    mut step: impl FnMut(&NativeLevel, Pos) -> Result<Option<Pos>, E>,
+) -> Result<(), E> {
     for (i, mover) in movers.iter_mut().enumerate() {
         let from = mover.cell();
-        let Some(to) = step(level, from) else {
+        let Some(to) = step(level, from)? else {
             continue;
         };
         if occupied {
@@ -104,6 +125,7 @@ fn move_all(
         mover.move_to(to);
         moved(i, to);
     }
+    Ok(())
 }
 
 /// `step::step_in` on a field whose window is the whole level, over
@@ -123,30 +145,38 @@ fn step_whole(
     let open = |j: usize| !(blocked[cells[j] as usize] || occupied && level.occupied.get(j));
     let i = (from.y - 1) * w + from.x - 1;
     let (n, e, s, west) = (from.y > 1, from.x < w, from.y < h, from.x > 1);
-    let mut best = (value(i), None);
-    let mut consider = |go: bool, j: usize| {
+    // The best so far: its value and its direction (an index in
+    // `DIRECTIONS`, whose order is the tie order), so that the cell is
+    // found from `from` without dividing its index.
+    let mut best = (value(i), usize::MAX);
+    let mut consider = |go: bool, j: usize, k: usize| {
         if go {
             let v = value(j);
             if v < best.0 && open(j) {
-                best = (v, Some(j));
+                best = (v, k);
             }
         }
     };
-    consider(n, i.wrapping_sub(w));
-    consider(e, i + 1);
-    consider(s, i + w);
-    consider(west, i.wrapping_sub(1));
+    let (up, right, down, left) = (i.wrapping_sub(w), i + 1, i + w, i.wrapping_sub(1));
+    consider(n, up, 0);
+    consider(e, right, 1);
+    consider(s, down, 2);
+    consider(west, left, 3);
     if diagonal {
         // A diagonal step needs both cells beside it open.
-        let (up, right, down, left) = (i.wrapping_sub(w), i + 1, i + w, i.wrapping_sub(1));
-        consider(n && e && open(right) && open(up), up.wrapping_add(1));
-        consider(s && e && open(right) && open(down), down + 1);
-        consider(s && west && open(left) && open(down), down.wrapping_sub(1));
-        consider(n && west && open(left) && open(up), up.wrapping_sub(1));
+        consider(n && e && open(right) && open(up), up.wrapping_add(1), 4);
+        consider(s && e && open(right) && open(down), down + 1, 5);
+        consider(
+            s && west && open(left) && open(down),
+            down.wrapping_sub(1),
+            6,
+        );
+        consider(n && west && open(left) && open(up), up.wrapping_sub(1), 7);
     }
-    best.1.map(|j| Pos {
-        x: j % w + 1,
-        y: j / w + 1,
+    let (dx, dy) = *DIRECTIONS.get(best.1)?;
+    Some(Pos {
+        x: from.x.wrapping_add_signed(dx),
+        y: from.y.wrapping_add_signed(dy),
     })
 }
 
