@@ -314,6 +314,24 @@ describe("a level's own methods", function()
     end)
   end)
 
+  -- Each mover's cell is read before any moves, and only a mover that
+  -- moved is written: a table given twice ends where its last move put it
+  -- (LuaJIT's route once wrote back the second mover's unmoved cell).
+  it("steps writes back only the movers that moved, a table given twice included", function()
+    local lvl = map.level(support.from_text("#######\n#.....#\n#######"))
+    local d = lvl:distances({ x = 2, y = 2 })
+    local p = { x = 4, y = 2 }
+    lvl:occupy(p)
+    -- The first moves to (3,2), which the second (read at (4,2)) then finds occupied.
+    assert.are.equal(1, lvl:steps(d, { p, p }, { occupied = true }))
+    assert.are.same({ x = 3, y = 2 }, p)
+    assert.is_true(lvl:occupied(3, 2))
+    assert.is_false(lvl:occupied(4, 2))
+    -- Without occupied both move, from (3,2) to (2,2).
+    assert.are.equal(2, lvl:steps(d, { p, p }))
+    assert.are.same({ x = 2, y = 2 }, p)
+  end)
+
   it("marks a field of view into a memory and counts the cells seen", function()
     local m = map.generate { width = 60, height = 30, seed = 5, algorithm = "cave" }
     local lvl = map.level(m)

@@ -129,6 +129,26 @@ describe("distances and path with limits", function()
     assert.are.same({ { x = 2, y = 1 }, { x = 1, y = 1 } }, map.path(m, 2, 1, 1, 1, { avoid = { x = 2, y = 1 } }))
   end)
 
+  -- lvl:steps and lvl:steps_xy bound their movers as the C methods do, on
+  -- LuaJIT's route too (which once stepped them all).
+  it("refuse more than MAX_CELLS movers, before reading any", function()
+    local lvl = map.level(from_text("...\n..."))
+    local d = lvl:distances({ x = 1, y = 1 })
+    local one = { x = 3, y = 1 }
+    local movers = {}
+    for i = 1, map.MAX_CELLS + 1 do movers[i] = one end
+    local ok, err = pcall(lvl.steps, lvl, d, movers)
+    assert.is_false(ok)
+    assert.are.equal("level:steps: movers has more than 4000000 positions", err)
+    local xs, ys = movers, {}
+    for i = 1, #xs do xs[i], ys[i] = 3, 1 end
+    ok, err = pcall(lvl.steps_xy, lvl, d, xs, ys)
+    assert.is_false(ok)
+    assert.are.equal("level:steps_xy: xs has more than 4000000 entries", err)
+    assert.are.same({ x = 3, y = 1 }, one)
+    assert.are.equal(3, xs[1])
+  end)
+
   -- A list read per call must have a bound of its own: an avoid longer
   -- than the map has cells is refused before any entry is read.
   it("refuse an avoid longer than MAX_CELLS positions, and take one that long", function()

@@ -27,6 +27,7 @@ local bit = require "bit"
 
 local type, select, rawget, rawset, next = type, select, rawget, rawset, next
 local byte = string.byte
+local floor = math.floor
 local band, bor, lshift, rshift, bnot = bit.band, bit.bor, bit.lshift, bit.rshift, bit.bnot
 
 local kinds = route.kinds
@@ -44,7 +45,7 @@ local NARROW, WIDE, FLAGS = route.FIELD_CELLS.narrow, route.FIELD_CELLS.wide, ro
 local UNREACHED_32 = route.UNREACHED_NARROW
 local UNREACHED_64 = ffi.cast(I64, route.UNREACHED_WIDE)[0]
 local addresses = route.ffi
-local steps_batch = ffi.cast(ffi.typeof("int64_t (*)($, $, uint32_t *, uint32_t, uint32_t, const uint8_t *)",
+local steps_batch = ffi.cast(ffi.typeof("int32_t (*)($, $, uint32_t *, uint32_t, uint32_t, const uint8_t *)",
   BLOCK, BLOCK), addresses.steps_batch)
 local noise_get = ffi.cast(ffi.typeof("double (*)($, double, double)", BLOCK), addresses.noise_get)
 local noise_grid = ffi.cast(ffi.typeof("int (*)($, uint32_t, uint32_t, double, double, double *)", BLOCK),
@@ -213,91 +214,124 @@ local function step_options(options, walls_)
   return m, flags
 end
 
-local c_steps = level_methods.steps
+local MAX_MOVERS = route.MAX_CELLS
 
--- The movers' cells for steps_batch, x then y; grown as needed, kept.
-local cells, room = ffi.new("uint32_t[?]", 64), 32
+-- The movers' cells for steps_batch, x then y, then the indices of those
+-- that moved; grown as needed, kept.
+local cells, room = ffi.new("uint32_t[?]", 96), 32
 
-level_methods.steps = function(self, d, movers, options, ...)
-  local b = levels[self] or block(self, "level", levels)
+-- The route of `steps` and `steps_xy`: their movers are `a` (and `b`),
+-- `n` of them (within MAX_MOVERS, as the C methods count them), mover i's
+-- cell read by `read(w, h, a, b, i)` (x, y within the level, or nil) and
+-- its new one written by `write(a, b, i, x, y)` (only for a mover that
+-- moved). Steps them all in one FFI call and returns how many moved; nil
+-- for anything the C method `name` must see (nothing was written then).
+local function step_batch(name, self, d, options, n, read, write, a, b)
+  local lb = levels[self] or block(self, "level", levels)
   local f = fields[d] or block(d, "field", fields)
   -- A block cached before its value was freed (a finalizer's call): the C
   -- method names what was freed.
-  if b == nil or f == nil or b.value == nil or f.value == nil then return c_steps(self, d, movers, options, ...) end
+  if lb == nil or f == nil or lb.value == nil or f.value == nil then return nil end
   local m, flags = step_options(options, level_walls(self))
-  if m == nil or select("#", ...) > 0 or type(movers) ~= "table"
-    or f.kind == FLAGS or f.width ~= b.width or f.height ~= b.height then
-    return c_steps(self, d, movers, options, ...)
+  if m == nil or n > MAX_MOVERS or f.kind == FLAGS or f.width ~= lb.width or f.height ~= lb.height then
+    return nil
   end
-  local n, w, h = length(movers), b.width, b.height
+  local w, h = lb.width, lb.height
   if n > room then
     room = n
-    cells = ffi.new("uint32_t[?]", 2 * n)
+    cells = ffi.new("uint32_t[?]", 3 * n)
   end
   for i = 1, n do
-    local p = rawget(movers, i)
-    if type(p) ~= "table" then return c_steps(self, d, movers, options, ...) end
-    local x, y = xy(w, h, 1, p)
-    if x == nil then return c_steps(self, d, movers, options, ...) end
+    local x, y = read(w, h, a, b, i)
+    if x == nil then return nil end
     cells[2 * i - 2], cells[2 * i - 1] = x, y
   end
-  local moved = steps_batch(b, f, cells, n, flags, m)
+  local moved = steps_batch(lb, f, cells, n, flags, m)
   -- Nothing moved: a value freed meanwhile, which the C method names.
-  if moved == -2 then return c_steps(self, d, movers, options, ...) end
+  if moved == -2 then return nil end
   if moved < 0 then
-    error("level:steps: internal error (please report): steps_batch " .. tonumber(moved), 2)
+    error("level:" .. name .. ": internal error (please report): steps_batch " .. moved, 3)
   end
-  -- Only a mover that moved is written (its table's keys are present).
-  for i = 1, n do
-    local p = rawget(movers, i)
-    local x, y = cells[2 * i - 2], cells[2 * i - 1]
-    if rawget(p, "x") ~= x or rawget(p, "y") ~= y then
-      rawset(p, "x", x)
-      rawset(p, "y", y)
+  for k = 2 * n, 2 * n + moved - 1 do
+    local i = cells[k]
+    write(a, b, i + 1, cells[2 * i], cells[2 * i + 1])
+  end
+  return moved
+end
+
+-- steps: mover i a table with x and y; only one that moved is written
+-- (raw, to keys found present), in the order they moved.
+local function read_position(w, h, movers, _, i)
+  local p = rawget(movers, i)
+  if type(p) ~= "table" then return nil end
+  return xy(w, h, 1, p)
+end
+
+local function write_position(movers, _, i, x, y)
+  local p = rawget(movers, i)
+  rawset(p, "x", x)
+  rawset(p, "y", y)
+end
+
+local c_steps = level_methods.steps
+
+level_methods.steps = function(self, d, movers, options, ...)
+  if select("#", ...) == 0 and type(movers) == "table" then
+    local moved = step_batch("steps", self, d, options, length(movers), read_position, write_position, movers)
+    if moved ~= nil then return moved end
+  end
+  return c_steps(self, d, movers, options, ...)
+end
+
+-- steps_xy: mover i at (xs[i], ys[i]), written back as steps' are.
+local function read_xy(w, h, xs, ys, i)
+  return xy(w, h, 2, rawget(xs, i), rawget(ys, i))
+end
+
+local function write_xy(xs, ys, i, x, y)
+  rawset(xs, i, x)
+  rawset(ys, i, y)
+end
+
+-- The probe border (rules.length) of both xs and ys, when both tables
+-- answer alike at every key probed, so that they take the same path: one
+-- pair of loops for the two. nil when they differ somewhere (their lengths
+-- may still be equal: the C method counts them).
+local PROBE_LIMIT = route.PROBE_LIMIT
+local function length_xy(xs, ys)
+  local a = rawequal(rawget(xs, 1), nil)
+  if a ~= rawequal(rawget(ys, 1), nil) then return nil end
+  if a then return 0 end
+  local lo, hi = 1, PROBE_LIMIT
+  while lo * 2 < PROBE_LIMIT do
+    a = rawequal(rawget(xs, lo * 2), nil)
+    if a ~= rawequal(rawget(ys, lo * 2), nil) then return nil end
+    if a then
+      hi = lo * 2
+      break
     end
+    lo = lo * 2
   end
-  return tonumber(moved)
+  while hi - lo > 1 do
+    local mid = lo + floor((hi - lo) / 2)
+    a = rawequal(rawget(xs, mid), nil)
+    if a ~= rawequal(rawget(ys, mid), nil) then return nil end
+    if a then hi = mid else lo = mid end
+  end
+  return lo
 end
 
 local c_steps_xy = level_methods.steps_xy
-local MAX_MOVERS = route.MAX_CELLS
 
--- steps_xy(d, xs, ys [, options]): steps' route with the cells read from
--- two arrays.
 level_methods.steps_xy = function(self, d, xs, ys, options, ...)
-  local b = levels[self] or block(self, "level", levels)
-  local f = fields[d] or block(d, "field", fields)
-  if b == nil or f == nil or b.value == nil or f.value == nil then return c_steps_xy(self, d, xs, ys, options, ...) end
-  local m, flags = step_options(options, level_walls(self))
-  if m == nil or select("#", ...) > 0 or type(xs) ~= "table" or type(ys) ~= "table" or rawequal(xs, ys)
-    or f.kind == FLAGS or f.width ~= b.width or f.height ~= b.height then
-    return c_steps_xy(self, d, xs, ys, options, ...)
-  end
-  local n, w, h = length(xs), b.width, b.height
-  if length(ys) ~= n or n > MAX_MOVERS then return c_steps_xy(self, d, xs, ys, options, ...) end
-  if n > room then
-    room = n
-    cells = ffi.new("uint32_t[?]", 2 * n)
-  end
-  for i = 1, n do
-    local x, y = xy(w, h, 2, rawget(xs, i), rawget(ys, i))
-    if x == nil then return c_steps_xy(self, d, xs, ys, options, ...) end
-    cells[2 * i - 2], cells[2 * i - 1] = x, y
-  end
-  local moved = steps_batch(b, f, cells, n, flags, m)
-  if moved == -2 then return c_steps_xy(self, d, xs, ys, options, ...) end
-  if moved < 0 then
-    error("level:steps_xy: internal error (please report): steps_batch " .. tonumber(moved), 2)
-  end
-  -- Only a mover that moved is written (its keys are present).
-  for i = 1, n do
-    local x, y = cells[2 * i - 2], cells[2 * i - 1]
-    if rawget(xs, i) ~= x or rawget(ys, i) ~= y then
-      rawset(xs, i, x)
-      rawset(ys, i, y)
+  if select("#", ...) == 0 and type(xs) == "table" and type(ys) == "table" and not rawequal(xs, ys) then
+    local n = length_xy(xs, ys)
+    if n ~= nil then
+      local moved = step_batch("steps_xy", self, d, options, n, read_xy, write_xy, xs, ys)
+      if moved ~= nil then return moved end
     end
   end
-  return tonumber(moved)
+  return c_steps_xy(self, d, xs, ys, options, ...)
 end
 
 -- noise:get(x, y) of two numbers within 2^53 (NaN fails the comparisons):

@@ -30,14 +30,18 @@ pub fn ffi() -> [(&'static str, *mut c_void); 3] {
 /// `field` (blocks whose values `natives.lua` found alive and of one
 /// size), by `blocked` and `flags` (1: diagonal steps, 2: occupied cells
 /// closed, a mover's move then vacating and occupying): each mover's new
-/// cell is written over its old one, in order. Returns how many moved;
+/// cell is written over its old one, in order, and the index (from 0) of
+/// each mover that moved, in order, after the `2 n` cells, so that
+/// `natives.lua` writes back those alone, as the C method does (a table
+/// given twice as a mover ends where its last move put it). Returns how many
+/// moved (at most `MAX_CELLS`: `natives.lua` refuses more movers);
 /// -2 if a block's value is gone, the sizes differ or a cell is outside
 /// (nothing moved); -3 on a panic (none is known: a caught one is not let
 /// through the FFI).
 ///
 /// # Safety
 /// Called by `natives.lua` through the FFI with pointers to live
-/// blocks of a level and a field, to `2 n` `u32`s and to 256 bytes each 0
+/// blocks of a level and a field, to `3 n` `u32`s and to 256 bytes each 0
 /// or 1.
 unsafe extern "C" fn steps_batch(
     level: *mut Block,
@@ -46,11 +50,11 @@ unsafe extern "C" fn steps_batch(
     n: u32,
     flags: u32,
     blocked: *const ByteSet,
-) -> i64 {
+) -> i32 {
     catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: the caller's promise; the blocks' values are checked
         // alive (non-null) here again, and no Lua code runs meanwhile.
-        let (level, field, blocked, cells) = unsafe {
+        let (level, field, blocked, cells, order) = unsafe {
             match (
                 Block::value(level, NativeLevel::kind()),
                 Block::value(field, Field::kind()),
@@ -60,6 +64,7 @@ unsafe extern "C" fn steps_batch(
                     &*f.cast::<Field>(),
                     &*blocked,
                     std::slice::from_raw_parts_mut(cells.cast::<[u32; 2]>(), n as usize),
+                    std::slice::from_raw_parts_mut(cells.add(2 * n as usize), n as usize),
                 ),
                 _ => return -2,
             }
@@ -72,8 +77,11 @@ unsafe extern "C" fn steps_batch(
         }
         let rule = (blocked, flags & 1 != 0);
         let mut moved = 0;
-        step_movers(level, field, cells, rule, flags & 2 != 0, |_, _| moved += 1);
-        moved
+        step_movers(level, field, cells, rule, flags & 2 != 0, |i, _| {
+            order[moved] = i as u32;
+            moved += 1;
+        });
+        moved as i32
     }))
     .unwrap_or(-3)
 }

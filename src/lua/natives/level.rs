@@ -26,7 +26,7 @@ use crate::lua::stack::upvalues::NATIVES;
 use crate::lua::stack::{Args, Key, Reply};
 use crate::memory;
 use crate::native::field::Field;
-use crate::native::steps::step_movers;
+use crate::native::steps::{step_movers, try_move_all};
 use crate::native::{save, NativeLevel, Occupant, Thing, ID_BYTES, MAX_ID};
 use crate::toolkit::{distances, step};
 
@@ -273,13 +273,16 @@ fn step_all(
     let level = unsafe { this_mut::<NativeLevel>(args)? };
     let mut moves = Vec::with_capacity(movers.len());
     let rule = (&search.walk.blocked, search.walk.diagonal);
+    let mut cells = movers.to_vec();
+    let moved = |i: usize, to| moves.push((i + 1, to));
     if let (Some(f), false, None) = (d, search.knows(), &avoided) {
         // The common case, in place: LuaJIT's `steps_batch` steps the same way.
-        let mut cells = movers.to_vec();
-        step_movers(level, f, &mut cells, rule, occupied, |i, to| moves.push((i + 1, to)));
+        step_movers(level, f, &mut cells, rule, occupied, moved);
         return Ok(moves);
     }
-    for (i, &from) in movers.iter().enumerate() {
+    // Known or avoided cells closed: the same loop, each step by
+    // `step::step_in` over the cells around the mover.
+    try_move_all(level, &mut cells, occupied, moved, |level, from| -> Result<_, String> {
         let window = Rect::around(from, 1, size);
         let (corner, area) = ((window.x, window.y), (window.w, window.h));
         let rows = match d {
@@ -307,14 +310,8 @@ fn step_all(
             };
             avoid || unknown || occupied && level.occupied(p)
         };
-        let to = step::step_in(level.terrain(), from, rule, value, closed);
-        if let Some(to) = to {
-            if occupied {
-                level.move_occupant(from, to);
-            }
-            moves.push((i + 1, to));
-        }
-    }
+        Ok(step::step_in(level.terrain(), from, rule, value, closed))
+    })?;
     Ok(moves)
 }
 
