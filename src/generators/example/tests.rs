@@ -225,6 +225,9 @@ fn hashed_sample(side: usize, chars: &[u8]) -> String {
         .join("\n")
 }
 
+/// A sample of pluses of floor round a wall, and one cell of floor.
+const PLUSES: &str = "#####\n#+++#\n#+#.#\n#+++#\n#+++#\n#+++#\n#####";
+
 /// A worst call: its name, sample, n, size and whether the sample wraps.
 type WorstCase = (&'static str, String, i64, (usize, usize), bool);
 
@@ -248,6 +251,9 @@ fn worst_calls() {
         ("corridor (cannot tile)", corridor, 3, (550, 550), false),
         ("hashed 16x16 n=3", hashed_sample(16, b"#."), 3, (45, 45), false),
         ("hashed 18x18 n=4", hashed_sample(18, b"#."), 4, (43, 43), false),
+        // The fuzz target's slowest input for its size (a 37x20 map),
+        // at the largest square its 101 patterns are accepted at.
+        ("pluses (wrapping)", PLUSES.into(), 3, (177, 177), true),
     ];
     // The real samples whose levels may be made inside the border alone
     // (`inside.rs`), wrapping, at their largest accepted square.
@@ -277,4 +283,3 @@ fn worst_calls() {
         println!("WORST {name} {}x{} {patterns:?} patterns: {:?} of CPU ({})", size.0, size.1, worst.0, worst.1);
     }
 }
-

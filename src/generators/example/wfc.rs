@@ -94,12 +94,50 @@ pub struct Wave {
     /// Per position, direction and pattern (the patterns of one position
     /// and direction side by side: a ban counts down one of those lists):
     /// how many patterns of the neighbour that way still support it.
-    support: Vec<u16>,
+    support: Counts,
     left: Vec<u32>,
     stack: Vec<(u32, u16)>,
     /// Per position: listed in `touched` already (one queue entry per
     /// position narrowed, not one per ban).
     dirty: Vec<bool>,
+}
+
+/// The support counts, a byte each where every count fits one (a pattern
+/// of n >= 2 has few patterns beside it: the samples' largest count is in
+/// the tens), which halves the memory the solver walks, else two bytes.
+#[derive(Clone)]
+enum Counts {
+    Narrow(Vec<u8>),
+    Wide(Vec<u16>),
+}
+
+/// A support count, counted down.
+trait Count: Copy {
+    /// One supporter fewer: whether none is left.
+    fn down(&mut self) -> bool;
+}
+
+impl Count for u8 {
+    fn down(&mut self) -> bool {
+        *self -= 1;
+        *self == 0
+    }
+}
+
+impl Count for u16 {
+    fn down(&mut self) -> bool {
+        *self -= 1;
+        *self == 0
+    }
+}
+
+/// `one` (a position's counts) repeated for `positions` positions.
+fn repeated<T: Copy>(one: &[T], positions: usize) -> Vec<T> {
+    let mut all = Vec::with_capacity(positions * one.len());
+    for _ in 0..positions {
+        all.extend_from_slice(one);
+    }
+    all
 }
 
 /// A position left with no pattern: the position.
@@ -119,10 +157,10 @@ impl Wave {
             }
         }
         let positions = pw * ph;
-        let mut support = Vec::with_capacity(positions * 4 * count);
-        for _ in 0..positions {
-            support.extend_from_slice(&one);
-        }
+        let support = match one.iter().map(|&c| u8::try_from(c)).collect::<Result<Vec<u8>, _>>() {
+            Ok(narrow) => Counts::Narrow(repeated(&narrow, positions)),
+            Err(_) => Counts::Wide(repeated(&one, positions)),
+        };
         // Support from off the edge is never taken away, so a count there
         // never reaches zero: no marking needed.
         Wave {
@@ -151,11 +189,15 @@ impl Wave {
         self.pw * self.ph
     }
 
-    fn neighbour(&self, i: usize, d: usize) -> Option<usize> {
-        let (x, y) = ((i % self.pw) as isize, (i / self.pw) as isize);
-        let (nx, ny) = (x + DIRS[d].0, y + DIRS[d].1);
-        let inside = nx >= 0 && ny >= 0 && (nx as usize) < self.pw && (ny as usize) < self.ph;
-        inside.then(|| ny as usize * self.pw + nx as usize)
+    /// The positions beside `i` in the directions of `DIRS`, those inside.
+    fn neighbours(&self, i: usize) -> [Option<usize>; 4] {
+        let (x, y) = (i % self.pw, i / self.pw);
+        [
+            (x + 1 < self.pw).then_some(i + 1),
+            (y + 1 < self.ph).then_some(i + self.pw),
+            (x > 0).then(|| i - 1),
+            (y > 0).then(|| i - self.pw),
+        ]
     }
 
     /// Rules out pattern `p` at position `i` (if still possible), to be
@@ -193,10 +235,27 @@ impl Wave {
         work: &mut u64,
         touched: &mut Vec<usize>,
     ) -> Result<(), Contradiction> {
+        let mut support = std::mem::replace(&mut self.support, Counts::Wide(Vec::new()));
+        let settled = match &mut support {
+            Counts::Narrow(counts) => self.propagate_with(counts, rules, work, touched),
+            Counts::Wide(counts) => self.propagate_with(counts, rules, work, touched),
+        };
+        self.support = support;
+        settled
+    }
+
+    /// `propagate` with the support counts taken out of `self`.
+    fn propagate_with<C: Count>(
+        &mut self,
+        support: &mut [C],
+        rules: &Rules,
+        work: &mut u64,
+        touched: &mut Vec<usize>,
+    ) -> Result<(), Contradiction> {
         while let Some((i, p)) = self.stack.pop() {
             let (i, p) = (i as usize, p as usize);
-            for d in 0..4 {
-                let Some(j) = self.neighbour(i, d) else {
+            for (d, j) in self.neighbours(i).into_iter().enumerate() {
+                let Some(j) = j else {
                     continue;
                 };
                 let allowed = rules.allowed(d, p);
@@ -208,9 +267,7 @@ impl Wave {
                     // it is counted down too, sparing the loop a branch
                     // per pattern (it never passes 0: it counts its
                     // supporters, each banned once).
-                    let s = &mut self.support[counts + q];
-                    *s -= 1;
-                    if *s == 0 && self.possible[j * self.count + q] {
+                    if support[counts + q].down() && self.possible[j * self.count + q] {
                         self.ban(j, q)?;
                         if !self.dirty[j] {
                             self.dirty[j] = true;

@@ -4,6 +4,7 @@ use crate::grid::byte_set;
 use crate::input::Arg;
 use crate::level::{generate, Params};
 use crate::native::Occupant;
+use crate::toolkit::board::{BEYOND, MAX_VALUE};
 
 fn saved_level() -> NativeLevel {
     let p = Params::new(Arg::Int(30), Arg::Int(12), Arg::Int(7));
