@@ -27,7 +27,7 @@
 //!
 //!    Only when those all failed: the repair (`repair.rs`) on the levels
 //!    cut off, then on new ones, up to `REPAIRS` and `MAX_REPAIR_UPDATES`
-//!    (the levels cut off up to `CUT_ALLOWANCE` past the attempts' work);
+//!    (the levels solved up to `CUT_ALLOWANCE` past the attempts' work);
 //!    the error then says what failed. Every level made before the repair
 //!    existed came out of step 4 with the same draws, so it is unchanged.
 //! 5. Only when that failed too, and the sample's edge is not its border:
@@ -105,22 +105,24 @@ pub const MAX_REPAIR_UPDATES: u64 = 60_000_000;
 /// level past `MAX_REPAIR_UPDATES`: an allowance there let the maze at
 /// 110x110 run past 1 s.
 pub const REPAIR_ALLOWANCE: u64 = 20_000_000;
-/// The work the border's repair may do past the attempts on the levels
-/// they left cut off (the overworld's attempts reach `MAX_SOLVER_WORK`
-/// and left their first cut-off level no budget: repairing it took at most
-/// 2.4M over seeds 1-1000 at 48x32, docs/performance.md).
+/// The work the border's repair may do past the attempts' on the levels
+/// already solved, the attempts' cut-off ones first: no new level is
+/// solved past `MAX_REPAIR_UPDATES`. The overworld's attempts reach
+/// `MAX_SOLVER_WORK` and left their first cut-off level no budget;
+/// repairing it took at most 2.4M over seeds 1-1000 at 48x32
+/// (docs/performance.md).
 pub const CUT_ALLOWANCE: u64 = 4_000_000;
 
 /// The repair of levels of `size` solved from `start`, starting after
-/// `work`: past `MAX_REPAIR_UPDATES` or `solves` more than `work` it solves
-/// no new level, and past `MAX_REPAIR_UPDATES` or `cut` more than `work`
-/// (the levels cut off given) it tries nothing more.
+/// `work`: past `MAX_REPAIR_UPDATES` or `solving` more than `work` it
+/// solves no new level, and past `MAX_REPAIR_UPDATES` or `repairing` more
+/// than `work` it tries nothing more.
 fn repair_of<'a>(
     problem: &'a Problem,
     rules: &'a Rules,
     start: &'a Wave,
     size: (usize, usize),
-    (work, solves, cut): (u64, u64, u64),
+    (work, solving, repairing): (u64, u64, u64),
 ) -> Repair<'a> {
     let past = |allowance: u64| MAX_REPAIR_UPDATES.max(work.saturating_add(allowance));
     Repair {
@@ -130,8 +132,8 @@ fn repair_of<'a>(
         blocked: &problem.blocked,
         border: problem.read.border,
         size,
-        budget: past(solves.max(cut)),
-        solves: past(solves),
+        budget: past(solving.max(repairing)),
+        solves: past(solving),
     }
 }
 
