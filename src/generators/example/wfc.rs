@@ -131,15 +131,6 @@ impl Count for u16 {
     }
 }
 
-/// `one` (a position's counts) repeated for `positions` positions.
-fn repeated<T: Copy>(one: &[T], positions: usize) -> Vec<T> {
-    let mut all = Vec::with_capacity(positions * one.len());
-    for _ in 0..positions {
-        all.extend_from_slice(one);
-    }
-    all
-}
-
 /// A position left with no pattern: the position.
 #[derive(Debug)]
 pub struct Contradiction(pub usize);
@@ -158,8 +149,8 @@ impl Wave {
         }
         let positions = pw * ph;
         let support = match one.iter().map(|&c| u8::try_from(c)).collect::<Result<Vec<u8>, _>>() {
-            Ok(narrow) => Counts::Narrow(repeated(&narrow, positions)),
-            Err(_) => Counts::Wide(repeated(&one, positions)),
+            Ok(narrow) => Counts::Narrow(narrow.repeat(positions)),
+            Err(_) => Counts::Wide(one.repeat(positions)),
         };
         // Support from off the edge is never taken away, so a count there
         // never reaches zero: no marking needed.

@@ -32,7 +32,7 @@ impl<'a> Reader<'a> {
     }
 
     pub fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        if n > self.bytes.len() - self.at {
+        if n > self.left() {
             return Err(TRUNCATED.into());
         }
         let taken = &self.bytes[self.at..self.at + n];
@@ -66,7 +66,7 @@ impl<'a> Reader<'a> {
     /// A count of entries of at least `each` bytes, within the bytes left.
     pub fn count(&mut self, each: usize) -> Result<usize, String> {
         let n = self.uleb()?;
-        let left = (self.bytes.len() - self.at) as u64;
+        let left = self.left() as u64;
         if n.saturating_mul(each as u64) > left || n > u32::MAX as u64 {
             return Err(TRUNCATED.into());
         }
