@@ -2,13 +2,15 @@
 # bench/example.sh: the example generator side by side, in one run, with the
 # wfc crate (0.10.7, the overlapping model; bench/wfc_peer/, a Cargo project
 # of its own, built here only) and the plain-Lua WFC of
-# spec/reference/wfc.lua: the built-in samples at 48x32 and 96x64, the same
-# n and symmetries, the same seeds. Each round runs the five sides once
-# (the module on Lua 5.4 and on LuaJIT; the crate with its patterns read
-# once outside the timing, and read for every level as the module does;
-# plain Lua), their order turning by one each round so that a shared
-# machine's drift hits them alike. Times are the processes' CPU time
-# (os.clock; the crate's CLOCK_PROCESS_CPUTIME_ID). Prints a markdown
+# spec/reference/wfc.lua: the six built-in samples at 48x32 and 96x64, the
+# same n and symmetries, the same seeds. Each round runs the six sides once:
+# the module on Lua 5.4 and on LuaJIT; the crate with its patterns read once
+# outside the timing, and read for every level as the module does, each
+# level one collapse with no border; the crate given the module's contract
+# and patterns (the border imposed, up to 20 collapses, connected, its
+# windows checked); plain Lua. Their order turns by one each round so that
+# a shared machine's drift hits them alike. Times are the processes' CPU
+# time (os.clock; the crate's CLOCK_PROCESS_CPUTIME_ID). Prints a markdown
 # table: per sample and size, each side's ms per level (over all rounds;
 # the rounds' range in brackets), the levels made of those tried, the
 # patterns, and the ratios (docs/performance.md, "Side by side with the
@@ -44,21 +46,22 @@ side() {
     lua5.4) LUA_CPATH_5_4='build/lib/lua/5.4/?.so' lua5.4 bench/example_side.lua module lua5.4 "$first" "$seeds" "$n" "$symmetry" ;;
     luajit) LUA_CPATH='build/lib/lua/5.1/?.so' luajit bench/example_side.lua module luajit "$first" "$seeds" "$n" "$symmetry" ;;
     plain-lua) lua5.4 bench/example_side.lua lua "$first" "$lua_seeds" "$n" "$symmetry" ;;
-    wfc-crate | wfc-crate-each)
+    wfc-crate | wfc-crate-each | wfc-crate-kept)
       local prepare=once
       [ "$2" = wfc-crate-each ] && prepare=each
-      while read -r name sample_n; do
+      [ "$2" = wfc-crate-kept ] && prepare=kept
+      while read -r name sample_n blocking wraps; do
         for size in "48 32" "96 64"; do
           # made, contradictions, undecided (no level either), seconds, patterns, checksum
           read -r made failed undecided seconds patterns _ < <("$peer" "$tmp/$name.txt" "$sample_n" "$symmetry" $size \
-            "$first" "$seeds" "$prepare")
+            "$first" "$seeds" "$prepare" "$blocking" "$wraps")
           echo "$2 $name ${size/ /x} $made $((made + failed + undecided)) $seconds $patterns"
         done
       done <"$tmp/list" ;;
   esac
 }
 
-sides=(lua5.4 luajit wfc-crate wfc-crate-each plain-lua)
+sides=(lua5.4 luajit wfc-crate wfc-crate-each wfc-crate-kept plain-lua)
 for ((r = 0; r < rounds; r++)); do
   for ((k = 0; k < ${#sides[@]}; k++)); do
     side $((r * seeds + 1)) "${sides[$(((k + r) % ${#sides[@]}))]}" >>"$tmp/lines"

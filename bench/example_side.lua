@@ -25,7 +25,7 @@ local SAMPLES = REAL_DIR and {
   { "cave", 3, "#", true }, { "rooms", 3, "#", true }, { "dungeon", 3, "#", true },
   { "simplemaze", 2, "#", true }, { "sewers", 3, "#", true }, { "lake", 3, "#~", true }, { "town", 3, "#", true },
 } or {
-  { "caves" }, { "caverns" }, { "rooms" }, { "dungeon" }, { "overworld" },
+  { "caves" }, { "caverns" }, { "rooms" }, { "dungeon" }, { "overworld" }, { "maze" },
 }
 local SIZES = { { 48, 32 }, { 96, 64 } }
 local clock = os.clock
@@ -88,12 +88,20 @@ local function lua_side(first, count, given_n, symmetry)
   end
 end
 
+-- A sample's blocking characters: mxgmn's as listed, a built-in one's own
+-- (its Rust source).
+local function sample_blocking(case)
+  if REAL_DIR then return case[3] end
+  local source = assert(io.open("src/generators/example/samples.rs")):read("a")
+  return assert(source:match('"' .. case[1] .. '",%s*"([^"]*)"'), case[1])
+end
+
 local function write_samples(dir, given_n)
   for _, case in ipairs(SAMPLES) do
     local f = assert(io.open(dir .. "/" .. case[1] .. ".txt", "w"))
     f:write(table.concat(sample_rows(case[1]), "\n"), "\n")
     f:close()
-    print(case[1], case[2] or given_n)
+    print(case[1], case[2] or given_n, (sample_blocking(case)), case[4] and 1 or 0)
   end
 end
 
@@ -101,7 +109,7 @@ end
 -- rounds (the range of the rounds' in brackets) and the levels made of
 -- those tried; then the ratios of the time per level made (a call's time
 -- over the share of calls that made one), to the module on Lua 5.4.
-local SIDES = { "lua5.4", "luajit", "wfc-crate", "wfc-crate-each", "plain-lua" }
+local SIDES = { "lua5.4", "luajit", "wfc-crate", "wfc-crate-each", "wfc-crate-kept", "plain-lua" }
 local function report(file)
   local by = {}
   for l in io.lines(file) do
@@ -116,8 +124,9 @@ local function report(file)
     end
   end
   print("| sample | size | " .. table.concat(SIDES, " | ")
-    .. " | plain Lua / 5.4 | crate / 5.4 | crate / LuaJIT | crate-each / 5.4 |")
-  print("| --- | --- |" .. (" --- |"):rep(#SIDES + 4))
+    .. " | plain Lua / 5.4 | crate / 5.4 | crate / LuaJIT | crate-each / 5.4"
+    .. " | crate-kept / 5.4 | crate-kept / LuaJIT |")
+  print("| --- | --- |" .. (" --- |"):rep(#SIDES + 6))
   for _, case in ipairs(SAMPLES) do
     local name = case[1]
     for _, size in ipairs(SIZES) do
@@ -139,9 +148,10 @@ local function report(file)
           if not (made[a] and made[b]) then return "-" end
           return ("%.1fx"):format(made[a] / made[b])
         end
-        print(("| %s | %dx%d | %s | %s | %s | %s | %s |"):format(name, size[1], size[2], table.concat(cells, " | "),
-          ratio("plain-lua", "lua5.4"), ratio("wfc-crate", "lua5.4"), ratio("wfc-crate", "luajit"),
-          ratio("wfc-crate-each", "lua5.4")))
+        print(("| %s | %dx%d | %s | %s | %s | %s | %s | %s | %s |"):format(name, size[1], size[2],
+          table.concat(cells, " | "), ratio("plain-lua", "lua5.4"), ratio("wfc-crate", "lua5.4"),
+          ratio("wfc-crate", "luajit"), ratio("wfc-crate-each", "lua5.4"), ratio("wfc-crate-kept", "lua5.4"),
+          ratio("wfc-crate-kept", "luajit")))
       end
     end
   end

@@ -2,7 +2,7 @@
 //! example generator: a sample file (rows of map text), n, the symmetries
 //! (none, rotations, all), the output's size and the seeds.
 //!
-//!   wfc_peer SAMPLE N SYMMETRY WIDTH HEIGHT FIRST_SEED COUNT once|each
+//!   wfc_peer SAMPLE N SYMMETRY WIDTH HEIGHT FIRST_SEED COUNT once|each|kept [BLOCKING [WRAPS]]
 //!
 //! Prints one line: `MADE CONTRADICTIONS UNDECIDED SECONDS PATTERNS SUM`,
 //! SECONDS the CPU time of the COUNT levels, UNDECIDED the collapses that
@@ -16,6 +16,23 @@
 //! as tiling (its windows wrap round the sample's edges), and knows nothing
 //! of borders, fixed cells or connectivity: the level is the solver's
 //! output alone, each cell its pattern's top-left character.
+//!
+//! `kept` gives the crate the example generator's contract instead (with
+//! the patterns read once): the output's outer ring forbidden every
+//! pattern whose top-left is not the level's border (the generator's
+//! rule: the sample's edge when that is one blocking character all
+//! round, else the first blocking character it has), then collapsed up to
+//! 20 times (the module's `ATTEMPTS`), the seed's rng running on, until a
+//! collapse makes a level whose walkable cells (those not in BLOCKING,
+//! default `#`) are connected once the smaller parts are filled with the
+//! border, with at least 2 floor cells, and whose every n x n window is
+//! still one of the crate's patterns (the generator's `connect` and
+//! `windows_hold`). WRAPS 0 (the generator's default) forbids everywhere
+//! the crate's patterns that are no window of the sample read without
+//! wrapping, so that both sides have the same patterns (their weights
+//! still the crate's). It has nothing of the generator's repair of a
+//! level cut off, nor of its inside made alone (`inside.rs`).
+//! CONTRADICTIONS then counts the levels of which no collapse made one.
 
 use std::num::NonZeroU32;
 
@@ -26,10 +43,13 @@ use wfc::overlapping::OverlappingPatterns;
 use wfc::wrap::WrapNone;
 use wfc::{Context, RunBorrow, Size, Wave};
 
+mod kept;
+use kept::Kept;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 9 {
-        eprintln!("usage: wfc_peer SAMPLE N SYMMETRY WIDTH HEIGHT FIRST_SEED COUNT once|each");
+    if !(9..=11).contains(&args.len()) {
+        eprintln!("usage: wfc_peer SAMPLE N SYMMETRY WIDTH HEIGHT FIRST_SEED COUNT once|each|kept [BLOCKING [WRAPS]]");
         std::process::exit(2);
     }
     let text = std::fs::read_to_string(&args[1]).expect("the sample file");
@@ -54,13 +74,30 @@ fn main() {
     let cells: Vec<u8> = rows.concat();
     let read = || OverlappingPatterns::new(grid(size, cells.clone()), n, orientations);
     let each = match args[8].as_str() {
-        "once" => false,
+        "once" | "kept" => false,
         "each" => true,
-        other => panic!("{other:?}: once or each"),
+        other => panic!("{other:?}: once, each or kept"),
     };
     let mut sample = read();
     let mut stats = sample.global_stats();
     let patterns = sample.pattern_descriptions().len();
+    if args[8] == "kept" {
+        let blocking = args.get(9).map_or("#", String::as_str).as_bytes();
+        let wraps = args.get(10).is_none_or(|w| w != "0");
+        let kept = Kept::new(
+            &sample,
+            &rows,
+            (n.get() as usize, orientations),
+            blocking,
+            wraps,
+        );
+        let start = cpu_seconds();
+        let (made, failed, checksum) =
+            kept.levels(&sample, &stats, (width, height), (first, count));
+        let seconds = cpu_seconds() - start;
+        println!("{made} {failed} 0 {seconds:.6} {patterns} {checksum}");
+        return;
+    }
 
     let (mut made, mut failed, mut undecided) = (0u64, 0u64, 0u64);
     let mut checksum = 0u64;
