@@ -190,7 +190,7 @@ local function configurations()
     -- its cap), the slowest of src/generators/example/tests.rs'
     -- worst_calls: failures after the work cap, and one pattern.
     { width = 87, height = 87, seed = 1, algorithm = "example", sample = "overworld" },
-    { width = 110, height = 110, seed = 1, algorithm = "example", sample = "maze" },
+    { width = 230, height = 230, seed = 1, algorithm = "example", sample = "maze" },
     { width = 144, height = 144, seed = 1, algorithm = "example", sample = "caves" },
     { width = 2000, height = 1500, seed = 1, algorithm = "example", sample = "###\n#.#\n###" },
   }

@@ -109,6 +109,11 @@ impl Repair<'_> {
             if *work > self.budget {
                 return None;
             }
+            // The round's read-out, components and search for a way, 4
+            // units a cell as an attempt's (`attempt_work`): uncounted,
+            // a large level's rounds ran a call past 1 s.
+            let (w, h) = self.size;
+            *work += 4 * (w * h) as u64;
             let cells = self.output(chosen);
             let (component, sizes) = components(&cells, self.size, self.blocked);
             if sizes.len() <= 1 {

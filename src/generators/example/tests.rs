@@ -114,15 +114,12 @@ fn rate(opts: &Options, size: (usize, usize), seeds: std::ops::RangeInclusive<i6
 }
 
 /// The CI-sized check: seeds 1-100 at 48x32 on every built-in sample, at
-/// least 99 made (the 1000 seeds: `success_rates`), but the overworld: 98
-/// of these within the work cap (976 of 1000; below the 99%,
-/// named in docs/performance.md), held to 98.
+/// least 99 made (the 1000 seeds: `success_rates`, every sample 1000).
 #[test]
 fn the_built_in_samples_make_99_of_100_levels() {
     for (name, ..) in SAMPLES {
         let (ok, _) = rate(&options(name, &[]), (48, 32), 1..=100);
-        let least = if *name == "overworld" { 98 } else { 99 };
-        assert!(ok >= least, "{name}: {ok}/100");
+        assert!(ok >= 99, "{name}: {ok}/100");
     }
 }
 
@@ -246,7 +243,8 @@ fn worst_calls() {
         ("rooms", "rooms".into(), 3, (145, 145), false),
         ("dungeon", "dungeon".into(), 3, (190, 190), false),
         ("overworld", "overworld".into(), 3, (87, 87), false),
-        ("maze", "maze".into(), 3, (110, 110), false),
+        // No blocking edge (its entrance open): `MAX_REPAIRED_WORK`.
+        ("maze", "maze".into(), 3, (230, 230), false),
         ("ring (1 pattern)", ring, 3, (2000, 1500), false),
         ("corridor (cannot tile)", corridor, 3, (550, 550), false),
         ("hashed 16x16 n=3", hashed_sample(16, b"#."), 3, (45, 45), false),
