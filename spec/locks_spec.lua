@@ -37,7 +37,7 @@ local function failure(o, m, why)
   if jit then
     jit.flush()
     jit.off()
-    interpreted = tostring(oracle(m))
+    interpreted = tostring((oracle(m)))
     jit.on()
   end
   local locks = {}
@@ -46,9 +46,26 @@ local function failure(o, m, why)
       lock.key.x, lock.key.y)
   end
   return fmt("%s seed %d: %s (oracle again: %s; JIT off: %s; made again: %s) @(%d,%d) >(%d,%d) %s\n%s",
-    o.algorithm, o.seed, tostring(why), tostring(oracle(m)), interpreted,
+    o.algorithm, o.seed, tostring(why), tostring((oracle(m))), interpreted,
     map.render(again) == map.render(m) and "the same level" or "ANOTHER level", m.player.x, m.player.y,
     m.stairs.x, m.stairs.y, table.concat(locks, " "), map.render(m))
+end
+
+-- The oracle's answer. On LuaJIT a problem is asked again with the traces
+-- flushed and the JIT off, and only the interpreter's answer counts: in
+-- full suites the compiled oracle has called solvable levels broken (the
+-- sweep's rooms seed 9; arrive's test below, in a CI run of dcf28a2),
+-- levels the interpreted oracle, Lua 5.4's and the same test alone
+-- passed. The module's table is the same either way.
+local function problem(m)
+  local why = oracle(m)
+  if why and jit then
+    jit.flush()
+    jit.off()
+    why = oracle(m)
+    jit.on()
+  end
+  return why
 end
 
 describe("locks", function()
@@ -74,7 +91,7 @@ describe("locks", function()
       for seed = 1, SWEEP.seeds do
         o.seed = seed
         local m = map.generate(o)
-        local why = oracle(m)
+        local why = problem(m)
         if why or #m.locks > SWEEP.locks then error(failure(o, m, why or #m.locks .. " locks")) end
         placed = placed + #m.locks
       end
@@ -91,7 +108,7 @@ describe("locks", function()
           vaults = { { rows = { "#####", "#.M.#", "##.##" }, count = 2, rotate = true, required = false } },
           place = { { char = "Z", count = 3, min = 4 } } }
         local m = map.generate(o)
-        local why = oracle(m)
+        local why = problem(m)
         if why then error(failure(o, m, why)) end
       end
     end
