@@ -26,6 +26,15 @@ end
 -- stay within seconds (docs/testing.md).
 local SWEEP = { width = 24, height = 16, locks = 3, seeds = 10000 }
 
+-- The oracle's answer with LuaJIT's traces flushed and its JIT off.
+local function interpreted(m)
+  jit.flush()
+  jit.off()
+  local why = oracle(m)
+  jit.on()
+  return why
+end
+
 -- A failure's message, with what tells its cause apart: the oracle asked
 -- again of the same table (and on LuaJIT with its traces flushed and the
 -- JIT off), the level made again from the same options, and the level with
@@ -33,20 +42,14 @@ local SWEEP = { width = 24, height = 16, locks = 3, seeds = 10000 }
 -- below): the same level as alone, and the oracle, asked again, as wrong.
 local function failure(o, m, why)
   local again = map.generate(o)
-  local interpreted = "no JIT"
-  if jit then
-    jit.flush()
-    jit.off()
-    interpreted = tostring((oracle(m)))
-    jit.on()
-  end
+  local without = jit and tostring((interpreted(m))) or "no JIT"
   local locks = {}
   for _, lock in ipairs(m.locks or {}) do
     locks[#locks + 1] = fmt("%s(%d,%d)%s(%d,%d)", lock.door.char, lock.door.x, lock.door.y, lock.key.char,
       lock.key.x, lock.key.y)
   end
   return fmt("%s seed %d: %s (oracle again: %s; JIT off: %s; made again: %s) @(%d,%d) >(%d,%d) %s\n%s",
-    o.algorithm, o.seed, tostring(why), tostring((oracle(m))), interpreted,
+    o.algorithm, o.seed, tostring(why), tostring((oracle(m))), without,
     map.render(again) == map.render(m) and "the same level" or "ANOTHER level", m.player.x, m.player.y,
     m.stairs.x, m.stairs.y, table.concat(locks, " "), map.render(m))
 end
@@ -59,12 +62,7 @@ end
 -- passed. The module's table is the same either way.
 local function problem(m)
   local why = oracle(m)
-  if why and jit then
-    jit.flush()
-    jit.off()
-    why = oracle(m)
-    jit.on()
-  end
+  if why and jit then why = interpreted(m) end
   return why
 end
 

@@ -39,6 +39,7 @@ impl Kept {
         wraps: bool,
     ) -> Kept {
         let (sw, sh) = (rows[0].len(), rows.len());
+        let ids = sample.pattern_descriptions().len();
         let (xs, ys) = match wraps {
             true => (sw, sh),
             false => (sw + 1 - n, sh + 1 - n),
@@ -75,16 +76,15 @@ impl Kept {
             true => edge,
             false => *blocking
                 .iter()
-                .find(|c| rows.concat().contains(c))
+                .find(|c| rows.iter().any(|row| row.contains(c)))
                 .expect("a blocking character in the sample"),
         };
-        let not_border = (0..sample.pattern_descriptions().len() as PatternId)
+        let not_border = (0..ids as PatternId)
             .filter(|&p| *sample.pattern_top_left_value(p) != border)
             .collect();
         let patterns = crate_patterns(sample, rows, n, orientations);
         // Read right, every pattern has one set of cells, and the windows
         // are the crate's patterns (wrapping) or some of them (not).
-        let ids = sample.pattern_descriptions().len();
         assert_eq!(patterns.len(), ids, "one set of cells a pattern");
         let foreign: Vec<PatternId> = patterns
             .into_iter()
