@@ -8,7 +8,8 @@
 --
 -- The first two print a line per workload: the interpreter, the label, the
 -- workload and its µs per call, by bench/measure.lua's method (BENCH_ROUNDS,
--- BENCH_ROUND_S), tab-separated: generate(60, 20, seed),
+-- BENCH_ROUND_S), tab-separated: generate(60, 20, seed), generate(80, 50,
+-- seed),
 -- render(generate(60, 20, seed)) (W1) and the pure-Lua W1
 -- (bench/baseline.lua), seeds 1..5000; then calls a game makes often, of
 -- every layer of the binding (a table function, a level's method and
@@ -76,6 +77,7 @@ local r, n = map.rng(1), map.noise { seed = 1 }
 -- Each workload's name and function; the function returns a number.
 local WORKLOADS = {
   { "generate(60, 20)", function(i) return #map.generate(60, 20, seed(i)) end },
+  { "generate(80, 50)", function(i) return #map.generate(80, 50, seed(i)) end },
   { "W1: render(generate(60, 20))", function(i) return #map.render(map.generate(60, 20, seed(i))) end },
   { "pure-Lua W1", function(i) return #B.render(B.generate(60, 20, seed(i))) end },
   { "render(60x20)", function(i) return #map.render(maps[(i - 1) % 100 + 1]) end },

@@ -332,6 +332,72 @@ describe("a level's own methods", function()
     assert.are.same({ x = 2, y = 2 }, p)
   end)
 
+  -- Sources far apart within `max` are searched each in its own window (a
+  -- field in parts); a `known` table that knows every cell is read over
+  -- the window round them all, so the same search with it is one window.
+  it("searches sources far apart within max in parts, which answer as one window", function()
+    local m = map.generate { width = 160, height = 90, seed = 4, algorithm = "cave" }
+    local lvl = map.level(m)
+    local everything = {}
+    for y = 1, m.height do
+      everything[y] = {}
+      for x = 1, m.width do everything[y][x] = true end
+    end
+    local function same(parts, one, what)
+      for y = 1, m.height do
+        for x = 1, m.width do
+          if parts:get(x, y) ~= one:get(x, y) then
+            error(fmt("%s: cell (%d,%d) is %s, in one window %s", what, x, y, tostring(parts:get(x, y)),
+              tostring(one:get(x, y))))
+          end
+        end
+      end
+      same_rows(parts:table(), one:table(), what)
+      assert.are.equal(one:save(), parts:save(), what)
+    end
+    local rand = support.generator(35)
+    for case = 1, 12 do
+      local sources = {}
+      for i = 1, 1 + case % 6 do
+        local c = open_cell(m, rand)
+        sources[i] = { x = c.x, y = c.y, value = rand(4) - 1 }
+      end
+      local options = { max = 2 + case % 9, diagonal = case % 2 == 0 }
+      local whole = { max = options.max, diagonal = options.diagonal, known = everything }
+      local parts, one = lvl:distances(sources, options), lvl:distances(sources, whole)
+      local what = fmt("case %d", case)
+      same(parts, one, what .. " distances")
+      same(lvl:flee(sources, options), lvl:flee(sources, whole), what .. " flee")
+      same(lvl:flee(parts, { diagonal = options.diagonal }), lvl:flee(one, { diagonal = options.diagonal }),
+        what .. " flee from the field")
+      local movers, again = {}, {}
+      for i = 1, 20 do
+        local c = open_cell(m, rand)
+        movers[i], again[i] = { x = c.x, y = c.y }, { x = c.x, y = c.y }
+      end
+      assert.are.equal(lvl:steps(one, again), lvl:steps(parts, movers), what)
+      assert.are.same(again, movers, what)
+    end
+    -- A value too large for flee is named at the first such cell in row
+    -- order, as in one window, whichever source's part comes first.
+    local first, last = open_cell(m, function() return 1 end), nil
+    for y = m.height, 1, -1 do
+      for x = m.width, 1, -1 do
+        if not last and m[y][x] ~= "#" then last = { x = x, y = y } end
+      end
+    end
+    local big = 2 ^ 51
+    local sources = { { x = last.x, y = last.y, value = big - 3 }, { x = first.x, y = first.y, value = big } }
+    local message = fmt("level:flee: distance %d at (%d,%d) times factor is beyond 2^53 in magnitude", big, first.x,
+      first.y)
+    for _, whole in ipairs { {}, { known = everything } } do
+      whole.max, whole.factor = big + 4, -10
+      assert.has_error(function() lvl:flee(sources, whole) end, message)
+      local d = lvl:distances(sources, { max = big + 4, known = whole.known })
+      assert.has_error(function() lvl:flee(d, { factor = -10 }) end, message)
+    end
+  end)
+
   it("marks a field of view into a memory and counts the cells seen", function()
     local m = map.generate { width = 60, height = 30, seed = 5, algorithm = "cave" }
     local lvl = map.level(m)

@@ -7,7 +7,7 @@
  * level's `map.render` text: '#' blocks walking (`distances`' default) and
  * '#' and '+' block sight (`fov`'s default); the origin is the '@'.
  *
- * Two workloads, each the least a C program must do for the same answer:
+ * Four workloads, each the least a C program must do for the same answer:
  * - bfs: a breadth-first search over 4 neighbours from the sources into an
  *   int array of distances kept with the map (-1 = not reached; the map
  *   has a border of blocked cells, so no bounds checks), stopping
@@ -21,6 +21,14 @@
  *   dx^2 + dy^2 <= r(r + 1), marking a memory (a byte a cell kept with the
  *   map, never cleared: what `lvl:fov(p, r, {into = memory})` does) and
  *   counting the marks.
+ * - path: the bfs from the '@' stopping when it reaches the '>', then the
+ *   way back by decreasing distance into an array of cells; its length in
+ *   cells is the count. (As in bfs, the cells reached are set back.)
+ * - explore: the bfs from the '@' over the cells the unlimited fov from it
+ *   sees (worked out once per level, as a game keeps its memory) that may
+ *   be entered, stopping at the first frontier cell it takes from the
+ *   queue (one that has a neighbour inside the map not seen), then the
+ *   way back as in path; the count is its length (0: none).
  * CPU time (CLOCK_PROCESS_CPUTIME_ID), a warm-up of a quarter of the budget,
  * then passes over the maps of one size until BUDGET_S (default 0.3) is
  * spent. Output, one line each:
@@ -36,11 +44,15 @@
 
 typedef struct {
   int width, height, x, y; /* origin, 0-based */
+  int goal;                /* the '>', a padded index */
   unsigned char *walk;     /* 1 = may be entered; with a border of 0 */
   unsigned char *opaque;   /* 1 = blocks sight */
   int32_t *dist;           /* -1 = not reached; bordered as walk */
   int32_t *queue;
   unsigned char *memory;
+  unsigned char *known;    /* explore's: seen from the origin; bordered as walk */
+  unsigned char *explored; /* explore's: seen and may be entered; the same */
+  int32_t *way;            /* a path's cells */
   int sources[10];
 } Level;
 
@@ -96,6 +108,9 @@ static Level load_level(const char *path) {
   lv.walk = calloc(padded, 1);
   lv.opaque = malloc(cells);
   lv.memory = calloc(cells, 1);
+  lv.known = calloc(padded, 1);
+  lv.explored = calloc(padded, 1);
+  lv.way = malloc(padded * sizeof *lv.way);
   lv.dist = malloc(padded * sizeof *lv.dist);
   lv.queue = malloc(padded * sizeof *lv.queue);
   for (size_t i = 0; i < padded; i++) lv.dist[i] = -1;
@@ -109,6 +124,7 @@ static Level load_level(const char *path) {
     lv.walk[((size_t)y + 1) * ((size_t)lv.width + 2) + (size_t)x + 1] = *p != '#';
     lv.opaque[i] = *p == '#' || *p == '+';
     if (*p == '@') lv.x = x, lv.y = y;
+    if (*p == '>') lv.goal = ((int)y + 1) * (lv.width + 2) + x + 1;
     x++;
   }
   free(text);
@@ -151,6 +167,49 @@ typedef struct {
 static int64_t floor_div(int64_t a, int64_t b) { /* b > 0 */
   int64_t q = a / b;
   return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* The way back from `to` (reached) to a source by decreasing distance,
+ * into lv->way; then every cell reached set back to -1. Returns its
+ * length in cells. */
+static int way_back(Level *lv, int to, int tail) {
+  int32_t *dist = lv->dist;
+  int w = lv->width + 2, n = 0, i = to;
+  lv->way[n++] = i;
+  while (dist[i] > 0) {
+    int d = dist[i] - 1;
+    if (dist[i - w] == d) i -= w;
+    else if (dist[i + 1] == d) i += 1;
+    else if (dist[i + w] == d) i += w;
+    else i -= 1;
+    lv->way[n++] = i;
+  }
+  for (int k = 0; k < tail; k++) dist[lv->queue[k]] = -1;
+  return n;
+}
+
+/* The bfs from the origin over the cells `open` allows until it takes from
+ * the queue (the origin first) the cell `goal`, or with `goal` < 0 a
+ * frontier cell: the way to it, or 0. */
+static int search_to(Level *lv, const unsigned char *open, int goal) {
+  int32_t *dist = lv->dist, *queue = lv->queue;
+  const unsigned char *known = lv->known;
+  int w = lv->width + 2, head = 0, tail = 0;
+  int origin = (lv->y + 1) * w + lv->x + 1;
+  dist[origin] = 0, queue[tail++] = origin;
+  while (head < tail) {
+    int i = queue[head++], d = dist[i] + 1;
+    if (goal >= 0 ? i == goal
+                  : (!known[i - 1] && i % w != 1) || (!known[i + 1] && i % w != w - 2) ||
+                        (!known[i - w] && i / w != 1) || (!known[i + w] && i / w != lv->height))
+      return way_back(lv, i, tail);
+    if (open[i - 1] && dist[i - 1] < 0) dist[i - 1] = d, queue[tail++] = i - 1;
+    if (open[i + 1] && dist[i + 1] < 0) dist[i + 1] = d, queue[tail++] = i + 1;
+    if (open[i - w] && dist[i - w] < 0) dist[i - w] = d, queue[tail++] = i - w;
+    if (open[i + w] && dist[i + w] < 0) dist[i + w] = d, queue[tail++] = i + w;
+  }
+  for (int k = 0; k < tail; k++) dist[queue[k]] = -1;
+  return 0;
 }
 
 static Row *rows_stack;
@@ -210,8 +269,22 @@ static long fov(Level *lv, int radius) {
   return marks;
 }
 
-typedef enum { W_BFS, W_BFS_MAX, W_BFS_FAR, W_FOV8, W_FOV } Work;
-static const char *VARIANT[] = {"all", "max10", "far10max10", "8", "unlimited"};
+/* explore's cells: those the unlimited fov from the origin sees and that
+ * may be entered (the memory is cleared again). */
+static void explore_cells(Level *lv) {
+  fov(lv, -1);
+  for (int y = 0; y < lv->height; y++)
+    for (int x = 0; x < lv->width; x++) {
+      int i = (y + 1) * (lv->width + 2) + x + 1;
+      lv->known[i] = lv->memory[y * lv->width + x];
+      lv->explored[i] = lv->known[i] && lv->walk[i];
+    }
+  memset(lv->memory, 0, (size_t)lv->width * lv->height);
+}
+
+typedef enum { W_BFS, W_BFS_MAX, W_BFS_FAR, W_FOV8, W_FOV, W_PATH, W_EXPLORE } Work;
+static const char *VARIANT[] = {"all", "max10", "far10max10", "8", "unlimited", "stairs", "seen"};
+static const char *IMPL[] = {"c_bfs", "c_bfs", "c_bfs", "c_fov", "c_fov", "c_path", "c_explore"};
 
 static volatile long sink;
 
@@ -222,7 +295,9 @@ static long call(Level *l, Work wk) {
   case W_BFS_MAX: return bfs(l, &origin, 1, 10, 0);
   case W_BFS_FAR: return bfs(l, l->sources, 10, 10, 0);
   case W_FOV8: return fov(l, 8);
-  default: return fov(l, -1);
+  case W_FOV: return fov(l, -1);
+  case W_PATH: return search_to(l, l->walk, l->goal);
+  default: return search_to(l, l->explored, -1);
   }
 }
 
@@ -243,7 +318,7 @@ static void time_workload(const char *size, Level *lv, int n, Work wk, double bu
     spent += cpu_now() - s;
     calls += batch;
   }
-  printf("time %s %s %s %.4f %ld\n", wk >= W_FOV8 ? "c_fov" : "c_bfs", size, VARIANT[wk],
+  printf("time %s %s %s %.4f %ld\n", IMPL[wk], size, VARIANT[wk],
          spent / (double)calls * 1e6, calls);
   fflush(stdout);
 }
@@ -254,14 +329,14 @@ static void counts(const char *size, Level *lv, int n, Work wk) {
   for (int s = 0; s < n; s++) {
     Level *l = &lv[s];
     long c = 0;
-    if (wk >= W_FOV8) {
+    if (wk == W_FOV8 || wk == W_FOV) {
       memset(l->memory, 0, (size_t)l->width * l->height);
       call(l, wk);
       for (long i = 0; i < (long)l->width * l->height; i++) c += l->memory[i];
     } else {
       c = call(l, wk);
     }
-    printf("count %s %s %d %s %ld\n", wk >= W_FOV8 ? "c_fov" : "c_bfs", size, s + 1, VARIANT[wk], c);
+    printf("count %s %s %d %s %ld\n", IMPL[wk], size, s + 1, VARIANT[wk], c);
   }
 }
 
@@ -286,14 +361,15 @@ int main(int argc, char **argv) {
     for (int s = 0; s < sets[k].n; s++) {
       snprintf(path, sizeof path, "%s/%s-%d.txt", dir, sets[k].prefix, s + 1);
       sets[k].lv[s] = load_level(path);
+      explore_cells(&sets[k].lv[s]);
     }
   }
   for (int k = 0; k < 2; k++)
-    for (Work wk = W_BFS; wk <= W_FOV; wk++)
+    for (Work wk = W_BFS; wk <= W_EXPLORE; wk++)
       if (wk != W_BFS_FAR || k == 1) time_workload(sets[k].size, sets[k].lv, sets[k].n, wk, budget);
   if (getenv("FOV_COUNTS"))
     for (int k = 0; k < 2; k++)
-      for (Work wk = W_BFS; wk <= W_FOV; wk++)
+      for (Work wk = W_BFS; wk <= W_EXPLORE; wk++)
         if (wk != W_BFS_FAR || k == 1) counts(sets[k].size, sets[k].lv, sets[k].n, wk);
   return 0;
 }

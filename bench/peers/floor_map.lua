@@ -1,6 +1,7 @@
--- bench/peers/floor_map.lua: `lvl:distances` and `lvl:fov(p, r, {into =
--- memory})` timed on the interpreter that runs it, on the levels floor.c
--- times the floor on (bench/peers/README.md, "The floor").
+-- bench/peers/floor_map.lua: `lvl:distances`, `lvl:flee`, `lvl:path`,
+-- `lvl:explore` and `lvl:fov(p, r, {into = memory})` timed on the
+-- interpreter that runs it, on the levels floor.c times the floor on
+-- (bench/peers/README.md, "The floor").
 --
 --   lua5.4 bench/peers/floor_map.lua NSMALL NBIG [BUDGET_S]
 --
@@ -18,6 +19,11 @@
 --       the ten open cells floor.c's floor_sources picks
 --   lvl_fov_into 8 / unlimited: lvl:fov(p, 8, o) / lvl:fov(p, nil, o),
 --       o = {into = lvl:field()} made once per level
+--   lvl_flee max10 / far10max10: lvl:flee with the sources and options of
+--       lvl_distances max10 / far10max10
+--   lvl_path stairs: lvl:path(p, lvl.stairs)
+--   lvl_explore seen: lvl:explore(known, p), known the memory
+--       lvl:fov(p, nil, {into = known}) marks, made once per level
 -- Timing as fov_map.lua's: CPU time (os.clock), a warm-up of a quarter of
 -- the budget, then passes over the levels of one size until the budget is
 -- spent; the collector's work is part of the time.
@@ -74,12 +80,14 @@ end
 
 local sets = {}
 for k, size in ipairs(SIZES) do
-  local set = { name = size.name, n = counts[k], lvl = {}, p = {}, into = {}, far = {} }
+  local set = { name = size.name, n = counts[k], lvl = {}, p = {}, into = {}, far = {}, goal = {}, known = {} }
   for s = 1, set.n do
     local lvl = map.level { width = size.w, height = size.h, seed = s, algorithm = "cave" }
     set.lvl[s], set.p[s] = lvl, lvl.player
     set.into[s] = { into = lvl:field() }
     set.far[s] = far_sources(lvl, size.w, size.h)
+    set.goal[s], set.known[s] = lvl.stairs, lvl:field()
+    lvl:fov(lvl.player, nil, { into = set.known[s] })
   end
   sets[k] = set
 end
@@ -87,15 +95,19 @@ collectgarbage("collect")
 
 local MAX10 = { max = 10 }
 local function workloads(set)
-  local L, P, I, F = set.lvl, set.p, set.into, set.far
+  local L, P, I, F, G, K = set.lvl, set.p, set.into, set.far, set.goal, set.known
   local w = {
     { "lvl_distances", "all", function(i) last = L[i]:distances(P[i]) end },
     { "lvl_distances", "max10", function(i) last = L[i]:distances(P[i], MAX10) end },
     { "lvl_fov_into", "8", function(i) last = L[i]:fov(P[i], 8, I[i]) end },
     { "lvl_fov_into", "unlimited", function(i) last = L[i]:fov(P[i], nil, I[i]) end },
+    { "lvl_flee", "max10", function(i) last = L[i]:flee(P[i], MAX10) end },
+    { "lvl_path", "stairs", function(i) last = L[i]:path(P[i], G[i]) end },
+    { "lvl_explore", "seen", function(i) last = L[i]:explore(K[i], P[i]) end },
   }
   if set.name == "1000x1000" then
     table.insert(w, 3, { "lvl_distances", "far10max10", function(i) last = L[i]:distances(F[i], MAX10) end })
+    table.insert(w, { "lvl_flee", "far10max10", function(i) last = L[i]:flee(F[i], MAX10) end })
   end
   return w
 end
@@ -124,9 +136,13 @@ if os.getenv("FOV_COUNTS") then
         { "lvl_distances", "max10", reached(lvl:distances(p, MAX10)) },
         { "lvl_fov_into", "8", lvl:fov(p, 8, { into = lvl:field() }) },
         { "lvl_fov_into", "unlimited", lvl:fov(p, nil, { into = lvl:field() }) },
+        { "lvl_flee", "max10", reached(lvl:flee(p, MAX10)) },
+        { "lvl_path", "stairs", #lvl:path(p, set.goal[s]) },
+        { "lvl_explore", "seen", #(lvl:explore(set.known[s], p) or {}) },
       }
       if set.name == "1000x1000" then
         table.insert(rows, { "lvl_distances", "far10max10", reached(lvl:distances(set.far[s], MAX10)) })
+        table.insert(rows, { "lvl_flee", "far10max10", reached(lvl:flee(set.far[s], MAX10)) })
       end
       for _, r in ipairs(rows) do
         io.write(string.format("count %s %s %d %s %d\n", r[1], set.name, s, r[2], r[3]))

@@ -79,6 +79,15 @@ local ROWS = {
     "tcod_sym 1000x1000 8" },
   { "`lvl:fov(p, nil, {into = memory})` 1000x1000", "lvl_fov_into 1000x1000 unlimited",
     "c_fov 1000x1000 unlimited", "tcod_sym 1000x1000 unlimited" },
+  -- flee beside the floor's breadth-first search alone (flee rescans too).
+  { "`lvl:flee(p, {max = 10})` 80x50", "lvl_flee 80x50 max10", "c_bfs 80x50 max10" },
+  { "`lvl:flee(p, {max = 10})` 1000x1000", "lvl_flee 1000x1000 max10", "c_bfs 1000x1000 max10" },
+  { "`lvl:flee(ten far apart, {max = 10})` 1000x1000", "lvl_flee 1000x1000 far10max10",
+    "c_bfs 1000x1000 far10max10" },
+  { "`lvl:path(p, lvl.stairs)` 80x50", "lvl_path 80x50 stairs", "c_path 80x50 stairs" },
+  { "`lvl:path(p, lvl.stairs)` 1000x1000", "lvl_path 1000x1000 stairs", "c_path 1000x1000 stairs" },
+  { "`lvl:explore(seen, p)` 80x50", "lvl_explore 80x50 seen", "c_explore 80x50 seen" },
+  { "`lvl:explore(seen, p)` 1000x1000", "lvl_explore 1000x1000 seen", "c_explore 1000x1000 seen" },
 }
 
 print("µs per call, median (range) over the rounds; floor/map and libtcod/map: the other's time over the")
@@ -96,28 +105,33 @@ for _, row in ipairs(ROWS) do
     tk and stat(ratios("tcod", tk, "lua54", mk)) or "—", tk and stat(ratios("tcod", tk, "luajit", mk)) or "—"))
 end
 
--- Counts: the module's cells against the floor's, level by level.
+-- Counts: the module's cells (or a path's length) against the floor's,
+-- level by level; flee reaches the cells its breadth-first search does.
+local KIND = { c_bfs = "bfs", lvl_distances = "bfs", lvl_flee = "bfs", c_fov = "fov", lvl_fov_into = "fov",
+  c_path = "path", lvl_path = "path", c_explore = "explore", lvl_explore = "explore" }
 local counts = {}
 for _, p in ipairs { "c", "lua54", "luajit" } do
   counts[p] = {}
   for line in io.lines(string.format("%s/counts-%s.out", work, p)) do
     local impl, size, seed, variant, c = line:match("^count (%S+) (%S+) (%S+) (%S+) (%S+)")
-    local kind = impl:match("fov") and "fov" or "bfs"
-    counts[p][kind .. " " .. size .. " " .. seed .. " " .. variant] = tonumber(c)
+    counts[p][#counts[p] + 1] = { KIND[impl] .. " " .. size .. " " .. seed .. " " .. variant, impl, tonumber(c) }
   end
 end
+local floor_counts = {}
+for _, e in ipairs(counts.c) do floor_counts[e[1]] = e[3] end
 local checked, differ = 0, {}
-for key, c in pairs(counts.c) do
-  for _, p in ipairs { "lua54", "luajit" } do
+for _, p in ipairs { "lua54", "luajit" } do
+  for _, e in ipairs(counts[p]) do
+    local key, impl, c = e[1], e[2], e[3]
     checked = checked + 1
-    if counts[p][key] ~= c then
-      differ[#differ + 1] = string.format("%s %s: %s against %d", p, key, tostring(counts[p][key]), c)
+    if floor_counts[key] ~= c then
+      differ[#differ + 1] = string.format("%s %s %s: %d against %s", p, impl, key, c, tostring(floor_counts[key]))
     end
   end
 end
 print()
-print(string.format("Counts (cells reached within the distance, cells seen): %d compared with the floor's, %d differ.",
-  checked, #differ))
+print(string.format("Counts (cells reached within the distance, cells seen, a path's cells): %d compared with the"
+  .. " floor's, %d differ.", checked, #differ))
 table.sort(differ)
 for _, d in ipairs(differ) do print("- " .. d) end
 local lo, hi = math.huge, -math.huge

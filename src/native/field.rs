@@ -8,6 +8,9 @@
 //! (any search without costs or start values beyond 2^31 does), in 8
 //! otherwise; flags (seen, remembered) in a byte, as the field of view
 //! makes them, so that a field of view becomes a field without a pass.
+//! A search within `max` from sources far apart keeps its values in parts,
+//! one window each (`Cells::Parts`), so that it holds and costs the cells
+//! near its sources, not the box round them all.
 
 use crate::grid::{Pos, Rect};
 use crate::toolkit::board::BEYOND;
@@ -23,6 +26,9 @@ pub enum Cells {
     Wide(Vec<i64>),
     /// Flags: a cell seen or remembered.
     Flags(Vec<bool>),
+    /// Values in windows apart, each a field of values (`Narrow` or
+    /// `Wide`) of the same map inside the field's window.
+    Parts(Vec<Field>),
 }
 
 impl Cells {
@@ -31,6 +37,8 @@ impl Cells {
     pub const NARROW: u32 = 1;
     pub const WIDE: u32 = 2;
     pub const FLAGS: u32 = 3;
+    /// Parts: nothing in place to read (LuaJIT asks the C methods).
+    pub const PARTS: u32 = 4;
 }
 
 /// What one cell of a field holds, as the table functions would give it.
@@ -77,6 +85,28 @@ impl Field {
         }
     }
 
+    /// Values in `parts` (fields of values of the same map, their windows
+    /// apart) inside `window`, which answers as one field of values over
+    /// `window` with every cell outside the parts unreached.
+    pub fn parts(size: (usize, usize), window: Rect, parts: Vec<Field>) -> Field {
+        Field {
+            size,
+            window,
+            cells: Cells::Parts(parts),
+        }
+    }
+
+    /// A field of values in one window answering as this one does (a
+    /// field in parts made one: how it is saved).
+    pub fn in_one_window(&self) -> Field {
+        Field::values(self.size, self.window, self.values_in(self.window))
+    }
+
+    /// The part holding `p`, of a field in parts.
+    fn part_at(parts: &[Field], p: Pos) -> Option<&Field> {
+        parts.iter().find(|f| f.window.contains(p))
+    }
+
     /// Flags over `window` (`flags` row-major over it) of a map of `size`.
     pub fn flags(size: (usize, usize), window: Rect, flags: Vec<bool>) -> Field {
         Field {
@@ -97,6 +127,15 @@ impl Field {
 
     pub fn is_flags(&self) -> bool {
         matches!(self.cells, Cells::Flags(_))
+    }
+
+    /// Whether `rect` (a rectangle of the map) lies inside the window.
+    fn holds(&self, rect: Rect) -> bool {
+        let w = self.window;
+        rect.x >= w.x
+            && rect.y >= w.y
+            && rect.x + rect.w <= w.x + w.w
+            && rect.y + rect.h <= w.y + w.h
     }
 
     /// The index of `p` (a cell of the map) in the window, if inside.
@@ -121,6 +160,7 @@ impl Field {
                 Some(n) if n != BEYOND => Value::Int(n),
                 _ => Value::Unreached,
             },
+            Cells::Parts(parts) => Field::part_at(parts, p).map_or(Value::Unreached, |f| f.get(p)),
         }
     }
 
@@ -137,6 +177,7 @@ impl Field {
             Cells::Narrow(v) => v[i].into(),
             Cells::Wide(v) => v[i],
             Cells::Flags(_) => BEYOND,
+            Cells::Parts(parts) => Field::part_at(parts, p).map_or(BEYOND, |f| f.value_at(p)),
         }
     }
 
@@ -155,8 +196,11 @@ impl Field {
                     return v.iter().map(wide).collect();
                 }
                 Cells::Wide(v) => return v.clone(),
-                Cells::Flags(_) => {}
+                Cells::Flags(_) | Cells::Parts(_) => {}
             }
+        }
+        if let Cells::Parts(parts) = &self.cells {
+            return Field::parts_in(parts, rect);
         }
         let mut out = Vec::with_capacity(rect.w * rect.h);
         out.extend(rect.cells().map(|p| match self.get(p) {
@@ -167,8 +211,41 @@ impl Field {
         out
     }
 
+    /// `values_in` of a field in `parts`: each part's cells copied row by
+    /// row, not a search of the parts for every cell.
+    fn parts_in(parts: &[Field], rect: Rect) -> Vec<i64> {
+        let mut out = vec![BEYOND; rect.w * rect.h];
+        for part in parts {
+            let w = part.window;
+            let (x0, x1) = (w.x.max(rect.x), (w.x + w.w).min(rect.x + rect.w));
+            for y in w.y.max(rect.y)..(w.y + w.h).min(rect.y + rect.h) {
+                for x in x0..x1 {
+                    out[(y - rect.y) * rect.w + x - rect.x] = part.value_at(Pos { x, y });
+                }
+            }
+        }
+        out
+    }
+
     /// Whether each cell of `rect` is set (flags) or reached (values), row-major.
     pub fn flags_in(&self, rect: Rect) -> Vec<bool> {
+        match &self.cells {
+            Cells::Parts(parts) => {
+                let values = Field::parts_in(parts, rect);
+                return values.into_iter().map(|v| v != BEYOND).collect();
+            }
+            // Inside the window, a row of flags at a time.
+            Cells::Flags(flags) if self.holds(rect) => {
+                let w = self.window;
+                let mut out = Vec::with_capacity(rect.w * rect.h);
+                for y in rect.y..rect.y + rect.h {
+                    let start = (y - w.y) * w.w + rect.x - w.x;
+                    out.extend_from_slice(&flags[start..start + rect.w]);
+                }
+                return out;
+            }
+            _ => {}
+        }
         let mut out = Vec::with_capacity(rect.w * rect.h);
         out.extend(
             rect.cells()
@@ -205,6 +282,7 @@ impl Field {
             Cells::Narrow(v) => (v.as_mut_ptr().cast(), Cells::NARROW),
             Cells::Wide(v) => (v.as_mut_ptr().cast(), Cells::WIDE),
             Cells::Flags(f) => (f.as_mut_ptr().cast(), Cells::FLAGS),
+            Cells::Parts(_) => (std::ptr::null_mut(), Cells::PARTS),
         }
     }
 
@@ -214,6 +292,7 @@ impl Field {
             Cells::Narrow(v) => v.len() * 4,
             Cells::Wide(v) => v.len() * 8,
             Cells::Flags(f) => f.len(),
+            Cells::Parts(parts) => parts.iter().map(Field::bytes).sum(),
         }
     }
 }
@@ -283,5 +362,57 @@ mod tests {
             seen.flags_in(Rect::whole((4, 3)))
         );
         assert_eq!(memory.bytes(), 12);
+        // Every rectangle, inside the window or not, reads cell by cell.
+        for field in [&seen, &memory] {
+            for (x, y, w, h) in
+                (1..=4)
+                    .flat_map(|x| (1..=3).map(move |y| (x, y)))
+                    .flat_map(|(x, y)| {
+                        (1..=5 - x).flat_map(move |w| (1..=4 - y).map(move |h| (x, y, w, h)))
+                    })
+            {
+                let rect = Rect::new(x, y, w, h);
+                let cell_by_cell: Vec<bool> = rect.cells().map(|p| field.flags_at(p)).collect();
+                assert_eq!(field.flags_in(rect), cell_by_cell, "{rect:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_field_in_parts_answers_as_one_window_of_values() {
+        let size = (9, 6);
+        let left = Field::values(size, Rect::new(1, 1, 2, 2), vec![0, 1, BEYOND, 2]);
+        let right = Field::values(
+            size,
+            Rect::new(6, 4, 3, 2),
+            vec![5, 1 << 40, 3, BEYOND, 4, 0],
+        );
+        let window = Rect::new(1, 1, 8, 5);
+        let parts = Field::parts(size, window, vec![left.clone(), right.clone()]);
+        let one = parts.in_one_window();
+        assert_eq!(one.window, window);
+        assert!(
+            matches!(one.cells, Cells::Wide(_)),
+            "a part's wide value makes it wide"
+        );
+        for p in Rect::whole(size).cells() {
+            let from = if left.window.contains(p) {
+                &left
+            } else {
+                &right
+            };
+            assert_eq!(parts.get(p), from.get(p), "{p:?}");
+            assert_eq!(parts.get(p), one.get(p), "{p:?}");
+            assert_eq!(parts.value_at(p), one.value_at(p), "{p:?}");
+        }
+        for rect in [window, Rect::whole(size), Rect::new(2, 2, 6, 4)] {
+            assert_eq!(parts.values_in(rect), one.values_in(rect));
+            assert_eq!(parts.flags_in(rect), one.flags_in(rect));
+        }
+        assert_eq!(parts.bytes(), left.bytes() + right.bytes());
+        assert_eq!(
+            parts.clone().raw_cells(),
+            (std::ptr::null_mut(), Cells::PARTS)
+        );
     }
 }

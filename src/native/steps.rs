@@ -83,6 +83,10 @@ pub fn step_movers(
             let value = |p| at(p).map_or(BEYOND, |i| v[i]);
             step::step_in(l.terrain(), from, rule, value, |p| closed(l, p))
         }),
+        Cells::Parts(_) => move_all(level, movers, occupied, moved, |l, from| {
+            let value = |p| field.value_at(p);
+            step::step_in(l.terrain(), from, rule, value, |p| closed(l, p))
+        }),
         Cells::Flags(_) => {}
     }
 }

@@ -106,6 +106,39 @@ pub fn search_window(sources: &[Source], max: Option<i64>, size: (usize, usize))
         .unwrap_or_else(|| Rect::around(sources[0].pos, 0, size))
 }
 
+/// The most sources whose windows `search_parts` keeps apart; past it a
+/// search has one window. Merging is quadratic in the sources.
+pub const MAX_PART_SOURCES: usize = 256;
+
+/// The windows apart that hold every cell a search from `sources` within
+/// `max` can settle: each source's as `search_window` has it, those that
+/// share or touch a cell merged until none does. A cell within `max` of a
+/// source is in its window alone, so a search over each window gives the
+/// values a search over `search_window`'s gives (the windows' union); no
+/// step joins two windows, so `flee`'s rescan of each gives the same too.
+/// One window, `search_window`'s, without `max` or a source within it, or
+/// with more than `MAX_PART_SOURCES` within it.
+pub fn search_parts(sources: &[Source], max: Option<i64>, size: (usize, usize)) -> Vec<Rect> {
+    let whole = || vec![search_window(sources, max, size)];
+    let Some(max) = max.map(|m| m.min(MAX_VALUE)) else {
+        return whole();
+    };
+    let reaching = || sources.iter().filter(|s| s.value <= max);
+    let count = reaching().count();
+    if count == 0 || count > MAX_PART_SOURCES {
+        return whole();
+    }
+    let mut parts: Vec<Rect> = Vec::new();
+    for s in reaching() {
+        let mut part = Rect::around(s.pos, (max - s.value) as usize, size);
+        while let Some(i) = parts.iter().position(|p| p.crowds(&part)) {
+            part = part.union(&parts.swap_remove(i));
+        }
+        parts.push(part);
+    }
+    parts
+}
+
 /// The memory `distances` from `sources` sources over a window of `size`
 /// may use (`weighted`: by Dijkstra's algorithm, for costs or start
 /// values): the window's copy, its closed cells and the `known` flags read
@@ -278,5 +311,116 @@ mod tests {
         let walk = costs(&[(b'.', MAX_COST)]);
         let d = distances(&g, &[at(1, 1)], &walk);
         assert_eq!(d[999], 999 * MAX_COST);
+    }
+
+    /// The values over `window` of a search within `max` over it (every
+    /// source given as a cell of the map), as cells of the map: the
+    /// distances and `flee`'s safety map.
+    fn over(
+        grid: &Grid,
+        window: Rect,
+        sources: &[Source],
+        walk: &Walk,
+        max: i64,
+    ) -> Vec<(Pos, (i64, i64))> {
+        let cells: Vec<u8> = window.cells().map(|p| grid.get(p)).collect();
+        let part = Grid::from_cells(window.w, window.h, cells);
+        let inside: Vec<Source> = sources
+            .iter()
+            .filter(|s| window.contains(s.pos))
+            .map(|s| Source {
+                pos: window.inside(s.pos),
+                value: s.value,
+            })
+            .collect();
+        let limits = Limits {
+            closed: Vec::new(),
+            max: Some(max),
+        };
+        let values = distances_charged(&part, &inside, walk, &limits, &Charges::none());
+        let safety = super::super::flee::flee(&part, &inside, walk, &limits, -1.2).unwrap();
+        window.cells().zip(values.into_iter().zip(safety)).collect()
+    }
+
+    #[test]
+    fn a_search_in_parts_gives_the_values_of_one_search_round_them_all() {
+        let mut rng = crate::rng::Rng::new(35);
+        let mut split = 0;
+        for case in 0..400 {
+            let (w, h) = (1 + rng.below(60), 1 + rng.below(40));
+            let cells = (0..w * h)
+                .map(|_| if rng.below(4) == 0 { b'#' } else { b'.' })
+                .collect();
+            let grid = Grid::from_cells(w, h, cells);
+            let mut walk = if case % 3 == 0 {
+                costs(&[(b'.', 2)])
+            } else {
+                Walk::new()
+            };
+            walk.diagonal = case % 2 == 0;
+            let max = rng.below(12) as i64;
+            let sources: Vec<Source> = (0..1 + rng.below(8))
+                .map(|_| Source {
+                    pos: at(1 + rng.below(w), 1 + rng.below(h)),
+                    value: rng.below(14) as i64 - 2,
+                })
+                .collect();
+            let whole = search_window(&sources, Some(max), (w, h));
+            let parts = search_parts(&sources, Some(max), (w, h));
+            split += usize::from(parts.len() > 1);
+            for (i, a) in parts.iter().enumerate() {
+                assert!(
+                    parts[i + 1..].iter().all(|b| !a.crowds(b)),
+                    "case {case}: parts overlap"
+                );
+                assert_eq!(
+                    a.union(&whole),
+                    whole,
+                    "case {case}: a part outside the window"
+                );
+            }
+            let union = parts.iter().skip(1).fold(parts[0], |u, p| u.union(p));
+            assert_eq!(union, whole, "case {case}: the parts' box is the window");
+            let mut by_parts = vec![(BEYOND, BEYOND); w * h];
+            for &part in &parts {
+                for (p, v) in over(&grid, part, &sources, &walk, max) {
+                    by_parts[grid.index(p)] = v;
+                }
+            }
+            for (p, v) in over(&grid, whole, &sources, &walk, max) {
+                assert_eq!(by_parts[grid.index(p)], v, "case {case}: cell {p:?}");
+            }
+        }
+        assert!(split > 100, "only {split} cases in parts");
+    }
+
+    #[test]
+    fn one_part_without_max_or_past_the_most_sources() {
+        let size = (1000, 1000);
+        let far = |n: usize| {
+            (0..n).map(|i| Source {
+                pos: at(1 + 7 * (i % 140), 1 + 7 * (i / 140)),
+                value: 0,
+            })
+        };
+        let sources: Vec<Source> = far(MAX_PART_SOURCES).collect();
+        assert_eq!(
+            search_parts(&sources, Some(2), size).len(),
+            MAX_PART_SOURCES
+        );
+        let sources: Vec<Source> = far(MAX_PART_SOURCES + 1).collect();
+        assert_eq!(
+            search_parts(&sources, Some(2), size),
+            vec![search_window(&sources, Some(2), size)]
+        );
+        assert_eq!(search_parts(&sources, None, size), vec![Rect::whole(size)]);
+        let out_of_reach = [Source {
+            pos: at(5, 5),
+            value: 9,
+        }];
+        assert_eq!(
+            search_parts(&out_of_reach, Some(3), size),
+            vec![Rect::around(at(5, 5), 0, size)]
+        );
     }
 }

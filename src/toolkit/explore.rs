@@ -44,12 +44,13 @@ pub fn explore_within(
     max: Option<i64>,
 ) -> Option<Vec<Pos>> {
     let is_avoided = |i: usize| avoided.get(i) == Some(&true);
-    let limits = Limits {
-        closed: (0..known.len())
-            .map(|i| !known[i] || is_avoided(i))
-            .collect(),
-        max,
+    // Unknown and avoided cells closed (`avoided` is as long as `known`,
+    // or empty).
+    let closed = match avoided.is_empty() {
+        true => known.iter().map(|&k| !k).collect(),
+        false => known.iter().zip(avoided).map(|(&k, &a)| !k || a).collect(),
     };
+    let limits = Limits { closed, max };
     let d = distances_from(grid, &[start.into()], walk, &limits);
     let (w, h) = (grid.width() as isize, grid.height() as isize);
     let n = if walk.diagonal { 8 } else { 4 };
@@ -63,9 +64,15 @@ pub fn explore_within(
                 (0..w).contains(&nx) && (0..h).contains(&ny) && !known[(ny * w + nx) as usize]
             })
     };
-    let target = (0..d.len())
-        .filter(|&i| d[i] != BEYOND && frontier(i))
-        .min_by_key(|&i| (d[i], i))?;
+    // The least (distance, index): a cell is asked whether it is on the
+    // frontier only when it is nearer than the best found before it.
+    let mut target: Option<(i64, usize)> = None;
+    for (i, &di) in d.iter().enumerate() {
+        if di != BEYOND && target.is_none_or(|(best, _)| di < best) && frontier(i) {
+            target = Some((di, i));
+        }
+    }
+    let (_, target) = target?;
     drop(d);
     let path = path_within(grid, start, grid.pos(target), walk, &limits);
     Some(path.expect("the search reached the target"))

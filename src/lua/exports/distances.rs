@@ -4,7 +4,7 @@
 
 use crate::lua::shared::level_method::level_method;
 use crate::lua::shared::search::DISTANCES;
-use crate::lua::shared::searched::{rows, searched, SearchAsked};
+use crate::lua::shared::searched::{rows, searched, searched_in_parts, SearchAsked};
 use crate::lua::stack::call::function;
 use crate::lua::stack::{Args, Export, Fresh};
 use crate::native::field::Field;
@@ -27,8 +27,12 @@ function!(distances, "map.distances", |args: &Args| {
 });
 
 level_method!(level_distances, "level:distances", |args, _| {
-    let s = searched(args, DISTANCES, distances::bound)?;
-    Ok(Fresh::new(Field::values(s.size, s.window, values(&s))))
+    let (window, mut searches) = searched_in_parts(args, DISTANCES, distances::bound)?;
+    let field = |s: &SearchAsked| Field::values(s.size, s.window, values(s));
+    Ok(Fresh::new(match searches.len() {
+        1 => field(&searches.remove(0)),
+        _ => Field::parts(searches[0].size, window, searches.iter().map(field).collect()),
+    }))
 });
 
 /// The distances over the window searched.

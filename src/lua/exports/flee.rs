@@ -3,12 +3,12 @@
 //! from a distance field the game already has.
 
 use crate::lua::shared::level_method::level_method;
-use crate::lua::shared::search::{search_options, FLEE};
-use crate::lua::shared::searched::{rows, searched, SearchAsked};
+use crate::lua::shared::search::{search_options, Search, FLEE};
+use crate::lua::shared::searched::{rows, searched, searched_in_parts, SearchAsked};
 use crate::lua::stack::call::function;
 use crate::lua::stack::{Args, Export, Fresh, Native};
 use crate::memory;
-use crate::native::field::Field;
+use crate::native::field::{Cells, Field};
 use crate::native::NativeLevel;
 use crate::toolkit::flee;
 
@@ -53,6 +53,16 @@ fn flee_on_level(args: &Args, level: &NativeLevel) -> Result<Fresh<Field>, Strin
         return Err("d must be a field of values of the level's size, got a freed field".into());
     }
     let Some(d) = args.native_ref::<Field>(2) else {
+        let (window, searches) = searched_in_parts(args, FLEE, flee::bound)?;
+        if let [s] = &searches[..] {
+            return Ok(Fresh::new(Field::values(s.size, s.window, safety_map(s)?)));
+        }
+        let parts = searches.iter().map(|s| Ok(Field::values(s.size, s.window, safety_map(s)?)));
+        if let Ok(parts) = parts.collect::<Result<Vec<Field>, String>>() {
+            return Ok(Fresh::new(Field::parts(searches[0].size, window, parts)));
+        }
+        // A value too large: named as the search over the window whole
+        // names it (its first cell in row order).
         let s = searched(args, FLEE, flee::bound)?;
         return Ok(Fresh::new(Field::values(s.size, s.window, safety_map(&s)?)));
     };
@@ -69,14 +79,31 @@ fn flee_on_level(args: &Args, level: &NativeLevel) -> Result<Fresh<Field>, Strin
     let search = search_options(args, 3, FLEE_FROM_FIELD)?;
     let w = d.window;
     memory::check(flee::bound((w.w, w.h), 1, search.walk.cost.is_some()))?;
-    let limits = search.limits(args, w, size)?;
-    let grid = args.window(1, (w.x, w.y), (w.w, w.h), size.0)?;
+    if let Cells::Parts(parts) = &d.cells {
+        // Each part rescanned alone (no step joins two: `search_parts`);
+        // a value too large is named as the window whole names it.
+        if search.reads_in_parts(args) {
+            let parts = parts.iter().map(|part| rescanned(args, &search, part));
+            if let Ok(parts) = parts.collect::<Result<Vec<Field>, String>>() {
+                return Ok(Fresh::new(Field::parts(size, w, parts)));
+            }
+        }
+    }
+    Ok(Fresh::new(rescanned(args, &search, d)?))
+}
+
+/// The safety field from the distance field `d` (of the level at 1),
+/// rescanned over its window as `search` says.
+fn rescanned(args: &Args, search: &Search, d: &Field) -> Result<Field, String> {
+    let w = d.window;
+    let limits = search.limits(args, w, d.size)?;
+    let grid = args.window(1, (w.x, w.y), (w.w, w.h), d.size.0)?;
     let values = flee::rescan(&grid, d.values_in(w), &search.walk, &limits, search.factor)
         .map_err(|e| {
             let at = w.outside(e.at);
             flee::Overflow { at, ..e }.to_string()
         })?;
-    Ok(Fresh::new(Field::values(size, w, values)))
+    Ok(Field::values(d.size, w, values))
 }
 
 #[cfg(feature = "luajit")]

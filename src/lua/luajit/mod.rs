@@ -160,6 +160,7 @@ fn set_constants(lua: &Lua, route: &Table) -> mlua::Result<()> {
     cells.set("narrow", Cells::NARROW)?;
     cells.set("wide", Cells::WIDE)?;
     cells.set("flags", Cells::FLAGS)?;
+    cells.set("parts", Cells::PARTS)?;
     route.set("FIELD_CELLS", cells)?;
     route.set("UNREACHED_NARROW", NARROW_BEYOND)?;
     // An i64 beyond a double's exact integers: its bytes, for the FFI.

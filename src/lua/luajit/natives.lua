@@ -42,6 +42,7 @@ local BLOCK = ffi.typeof("$ *", BLOCK_STRUCT)
 local I32, I64 = ffi.typeof("int32_t *"), ffi.typeof("int64_t *")
 -- The kinds of a field's cells (native::field::Cells), and their sentinels.
 local NARROW, WIDE, FLAGS = route.FIELD_CELLS.narrow, route.FIELD_CELLS.wide, route.FIELD_CELLS.flags
+local PARTS = route.FIELD_CELLS.parts
 local UNREACHED_32 = route.UNREACHED_NARROW
 local UNREACHED_64 = ffi.cast(I64, route.UNREACHED_WIDE)[0]
 local addresses = route.ffi
@@ -148,7 +149,8 @@ field_methods.get = function(self, ...)
   local b = fields[self] or block(self, "field", fields)
   local x, y
   if b then x, y = xy(b.width, b.height, select("#", ...), ...) end
-  if x == nil then return c_field_get(self, ...) end
+  -- A field in parts holds nothing in place: the C method reads it.
+  if x == nil or b.kind == PARTS then return c_field_get(self, ...) end
   local wx, wy, kind = x - b.x, y - b.y, b.kind
   if wx < 0 or wy < 0 or wx >= b.w or wy >= b.h then
     if kind == NARROW or kind == WIDE then return false end

@@ -418,6 +418,14 @@ impl Search {
         })
     }
 
+    /// Whether the search reads the same, and fails the same, over any
+    /// windows that hold every cell within `max` of its sources: not with
+    /// a `known` table, whose cells (and their errors) are read over the
+    /// window only.
+    pub fn reads_in_parts(&self, args: &Args) -> bool {
+        !self.known || known_is_field(args, self.options_at)
+    }
+
     /// Whether `known` was given.
     pub fn knows(&self) -> bool {
         self.known
@@ -556,6 +564,19 @@ pub type SearchBound = fn((usize, usize), usize, bool) -> usize;
 pub fn search_args(
     args: &Args,
     size: (usize, usize),
+    at: (c_int, c_int),
+    accepted: &[&'static str],
+    bound: SearchBound,
+) -> Result<SearchArgs, String> {
+    let mut asked = search_on_map(args, size, at, accepted, bound)?;
+    asked.sources = within(asked.sources, asked.window);
+    Ok(asked)
+}
+
+/// `search_args` with the sources as cells of the map, all of them.
+pub fn search_on_map(
+    args: &Args,
+    size: (usize, usize),
     (sources_at, options_at): (c_int, c_int),
     accepted: &[&'static str],
     bound: SearchBound,
@@ -563,18 +584,23 @@ pub fn search_args(
     let shape = sources_shape(args, sources_at)?;
     let search = search_options(args, options_at, accepted)?;
     memory::check(distances::bound_sources(shape.count()))?;
-    let mut sources = sources(args, sources_at, shape, size.0, size.1)?;
+    let sources = sources(args, sources_at, shape, size.0, size.1)?;
     let window = search_window(&sources, search.max, size);
     let first = sources[0].value;
     let keyed = search.weighted() || sources.iter().any(|s| s.value != first);
     memory::check(bound((window.w, window.h), sources.len(), keyed))?;
-    sources.retain(|s| window.contains(s.pos));
-    for s in &mut sources {
-        s.pos = window.inside(s.pos);
-    }
     Ok(SearchArgs {
         window,
         sources,
         search,
     })
+}
+
+/// The sources inside `window`, as cells of it.
+pub fn within(mut sources: Vec<Source>, window: Rect) -> Vec<Source> {
+    sources.retain(|s| window.contains(s.pos));
+    for s in &mut sources {
+        s.pos = window.inside(s.pos);
+    }
+    sources
 }

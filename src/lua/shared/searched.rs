@@ -3,11 +3,12 @@
 //! for the table functions, the level's methods and the LuaJIT route's
 //! helpers alike.
 
-use super::search::{search_args, SearchBound};
+use super::search::{search_args, search_on_map, within, Search, SearchBound};
 use crate::grid::{Grid, Rect};
 use crate::lua::stack::push::Rows;
 use crate::lua::stack::Args;
 use crate::toolkit::board::{Charges, Limits, Source, Walk};
+use crate::toolkit::distances::search_parts;
 
 /// What `distances` and `flee` were asked, read: the window of the map
 /// that a search within `max` can reach (all of it without `max`), its
@@ -35,18 +36,66 @@ pub fn searched(
     args.at_most(3)?;
     let size = args.map_size(1)?;
     let asked = search_args(args, size, (2, 3), accepted, bound)?;
-    let limits = asked.search.limits(args, asked.window, size)?;
-    let charges = asked.search.charges_in(args, asked.window);
-    let w = asked.window;
-    let grid = args.window(1, (w.x, w.y), (w.w, w.h), size.0)?;
+    over(args, size, asked.window, asked.sources, &asked.search)
+}
+
+/// `searched`, over the windows apart that `search_parts` gives (sources
+/// far apart within `max`: a search costs the cells near them, not the
+/// box round them all), with the window round them all; one search over
+/// that window when `search_parts` gives one or the options are read over
+/// the window whole (`reads_in_parts`).
+pub fn searched_in_parts(
+    args: &Args,
+    accepted: &[&'static str],
+    bound: SearchBound,
+) -> Result<(Rect, Vec<SearchAsked>), String> {
+    args.at_most(3)?;
+    let size = args.map_size(1)?;
+    let asked = search_on_map(args, size, (2, 3), accepted, bound)?;
+    let window = asked.window;
+    let parts = match asked.search.reads_in_parts(args) {
+        true => search_parts(&asked.sources, asked.search.max, size),
+        false => vec![window],
+    };
+    if let [whole] = parts[..] {
+        let sources = within(asked.sources, whole);
+        return Ok((
+            window,
+            vec![over(args, size, whole, sources, &asked.search)?],
+        ));
+    }
+    let part = |&part: &Rect| {
+        over(
+            args,
+            size,
+            part,
+            within(asked.sources.clone(), part),
+            &asked.search,
+        )
+    };
+    Ok((window, parts.iter().map(part).collect::<Result<_, _>>()?))
+}
+
+/// What a search over `window` of a map of `size` from `sources` (cells
+/// of the window) reads of the map and the options.
+fn over(
+    args: &Args,
+    size: (usize, usize),
+    window: Rect,
+    sources: Vec<Source>,
+    search: &Search,
+) -> Result<SearchAsked, String> {
+    let limits = search.limits(args, window, size)?;
+    let charges = search.charges_in(args, window);
+    let grid = args.window(1, (window.x, window.y), (window.w, window.h), size.0)?;
     Ok(SearchAsked {
         size,
-        window: w,
+        window,
         grid,
-        sources: asked.sources,
-        walk: asked.search.walk,
+        sources,
+        walk: search.walk.clone(),
         limits,
-        factor: asked.search.factor,
+        factor: search.factor,
         charges,
     })
 }

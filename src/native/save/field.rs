@@ -12,6 +12,12 @@ use crate::toolkit::board::{BEYOND, MAX_VALUE};
 pub fn field_bound(field: &Field) -> usize {
     let cells = match &field.cells {
         Cells::Flags(f) => f.len().div_ceil(64) * 8,
+        // Saved in one window (`Field::in_one_window`), 8 bytes a value
+        // when a part needs them.
+        Cells::Parts(parts) => {
+            let wide = parts.iter().any(|f| matches!(f.cells, Cells::Wide(_)));
+            field.window.w * field.window.h * if wide { 8 } else { 4 }
+        }
         _ => field.bytes(),
     };
     HEADER + 8 + 1 + 24 + cells
@@ -22,12 +28,14 @@ pub fn field_bound(field: &Field) -> usize {
 /// cells: each value little-endian (`i32::MIN` or `i64::MAX` unreached),
 /// or the flags 64 cells a word.
 pub fn save_field(field: &Field) -> Vec<u8> {
+    let kind = match &field.cells {
+        Cells::Narrow(_) => 0,
+        Cells::Wide(_) => 1,
+        Cells::Flags(_) => 2,
+        // Saved as one window of values, as before fields had parts.
+        Cells::Parts(_) => return save_field(&field.in_one_window()),
+    };
     framed(FIELD_MAGIC, VERSION, field_bound(field), |out| {
-        let kind = match &field.cells {
-            Cells::Narrow(_) => 0,
-            Cells::Wide(_) => 1,
-            Cells::Flags(_) => 2,
-        };
         out.0.push(kind);
         out.u32(field.size.0);
         out.u32(field.size.1);
@@ -39,6 +47,7 @@ pub fn save_field(field: &Field) -> Vec<u8> {
             Cells::Flags(f) => f
                 .chunks(64)
                 .for_each(|c| out.0.extend(Bits::word(c).to_le_bytes())),
+            Cells::Parts(_) => {}
         }
     })
 }

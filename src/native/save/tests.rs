@@ -160,6 +160,26 @@ fn field_values_past_2_pow_53_are_an_error() {
 }
 
 #[test]
+fn a_field_in_parts_is_saved_as_its_one_window() {
+    let size = (9, 6);
+    for far in [7, 1 << 40] {
+        let parts = vec![
+            Field::values(size, Rect::new(1, 1, 2, 2), vec![0, 1, BEYOND, 2]),
+            Field::values(size, Rect::new(6, 4, 3, 2), vec![5, far, 3, BEYOND, 4, 0]),
+        ];
+        let f = Field::parts(size, Rect::new(1, 1, 8, 5), parts);
+        let one = f.in_one_window();
+        let bytes = save_field(&f);
+        assert_eq!(bytes, save_field(&one));
+        assert_eq!(bytes.len(), field_bound(&f));
+        match load_saved(&bytes).unwrap() {
+            Saved::Field(g) => assert_eq!(g, one),
+            Saved::Level(_) => panic!("a field loaded as a level"),
+        }
+    }
+}
+
+#[test]
 fn fields_load_back_equal_and_damage_is_an_error() {
     let window = Rect::new(2, 1, 2, 2);
     let fields = [
