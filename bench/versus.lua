@@ -67,12 +67,14 @@ local maps = {}
 for s = 1, 100 do maps[s] = map.generate(60, 20, s) end
 local m = map.generate(80, 50, 7)
 local text, d = map.render(m), map.distances(m, m.player)
-local lvl = map.level { width = 200, height = 100, seed = 3 }
-local big = map.level { width = 1000, height = 1000, seed = 3, algorithm = "cave" }
-local p, dl = lvl.player, lvl:distances(lvl.player)
+-- A build from before levels, sources and noises (30452a2, the speed
+-- issue 35 holds generate to) runs the workloads it has (below).
+local lvl = map.level and map.level { width = 200, height = 100, seed = 3 }
+local big = map.level and map.level { width = 1000, height = 1000, seed = 3, algorithm = "cave" }
+local p, dl = lvl and lvl.player, lvl and lvl:distances(lvl.player)
 local movers = {}
-for i = 1, 20 do movers[i] = { x = p.x, y = p.y } end
-local r, n = map.rng(1), map.noise { seed = 1 }
+for i = 1, 20 do movers[i] = p and { x = p.x, y = p.y } end
+local r, n = map.rng and map.rng(1), map.noise and map.noise { seed = 1 }
 
 -- Each workload's name and function; the function returns a number.
 local WORKLOADS = {
@@ -103,6 +105,9 @@ local WORKLOADS = {
 
 local interp, label = jit and "luajit" or "lua5.4", arg[1] or "?"
 for _, w in ipairs(WORKLOADS) do
-  local us = M.measure({ { name = w[1], fn = w[2] } }, M.ROUNDS)[w[1]]
-  io.write(("%s\t%s\t%s\t%.4f\n"):format(interp, label, w[1], us))
+  -- A workload the build cannot run (a function it has not) is left out.
+  if pcall(w[2], 1) then
+    local us = M.measure({ { name = w[1], fn = w[2] } }, M.ROUNDS)[w[1]]
+    io.write(("%s\t%s\t%s\t%.4f\n"):format(interp, label, w[1], us))
+  end
 end

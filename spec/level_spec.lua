@@ -437,6 +437,10 @@ describe("a level's own methods", function()
       assert.are.same(f:table(), g:table())
       assert.are.equal(f:save(), g:save())
     end
+    -- A generator's own blocked characters too (lost before: the level fuzz target).
+    local overworld = map.level { width = 40, height = 20, seed = 9, algorithm = "overworld" }
+    assert.are.same(overworld:table(), map.load(overworld:save()):table())
+    assert.are.equal("#~^", map.load(overworld:save()):table().blocked)
   end)
 
   it("saves the bytes pinned in spec/golden_native/, on both interpreters", function()

@@ -21,9 +21,11 @@
 //!   the whole grid does; marked into a memory (`Field::mark`), it counts
 //!   the cells seen, and the memory is the union of every fov marked;
 //! - distances as `level:distances` makes them: the search window of the
-//!   sources and `max`, the sources moved into it, `Limits.closed` from the
-//!   occupancy when `occupied` is on, any walk (blocked set, diagonal,
-//!   costs up to `MAX_COST`), start values small, past 2^31 or at
+//!   sources and `max`, searched in the windows apart `search_parts` gives
+//!   (a field in parts when several), the sources moved into each,
+//!   `Limits.closed` from the occupancy when `occupied` is on, any walk
+//!   (blocked set, diagonal, costs up to `MAX_COST`), start values small,
+//!   past 2^31 or at
 //!   `±MAX_VALUE`; `Field::values` of the result read back by `get`,
 //!   `value_at`, `values_in` and `flags_in` (whole map and any rectangle)
 //!   equals, cell by cell, a plain Dijkstra (`least_values` of
@@ -86,7 +88,7 @@ use map::native::save::{self, Saved, FIELD_MAGIC, MAGIC, VERSION};
 use map::native::steps::step_movers;
 use map::native::{Bits, NativeLevel, Thing, UP};
 use map::toolkit::board::{Limits, Source, Walk, BEYOND, MAX_VALUE};
-use map::toolkit::distances::{distances_from, search_window};
+use map::toolkit::distances::{distances_from, search_parts, search_window, within};
 use map::toolkit::fov::visible;
 use map::toolkit::step::{step, step_in};
 
@@ -451,20 +453,11 @@ fn distances(u: &mut Unstructured, s: &mut State) -> Result<()> {
         _ => Some(u.int_in_range(0..=i64::MAX)?),
     };
     let occupied: bool = u.arbitrary()?;
-    // As `level:distances` reads it.
+    // As `level:distances` reads it: the window round the sources, searched
+    // in the windows apart `search_parts` gives (a field in parts) when
+    // there are several.
     let window = search_window(&sources, max, size);
-    let inside: Vec<Source> = sources
-        .iter()
-        .filter(|src| window.contains(src.pos))
-        .map(|src| Source {
-            pos: window.inside(src.pos),
-            value: src.value,
-        })
-        .collect();
-    let closed: Vec<bool> = match occupied {
-        true => window.cells().map(|p| s.level.occupied(p)).collect(),
-        false => Vec::new(),
-    };
+    let parts = search_parts(&sources, max, size);
     let full_closed: Vec<bool> = match occupied {
         true => s.model.occupied.clone(),
         false => vec![false; size.0 * size.1],
@@ -476,9 +469,24 @@ fn distances(u: &mut Unstructured, s: &mut State) -> Result<()> {
         // are walled with a byte of the map, so search with it blocked.
         w = walk2.clone();
     }
-    let limits = Limits { closed, max };
-    let values = distances_from(&cut(s.level.terrain(), window), &inside, &w, &limits);
-    let field = Field::values(size, window, values);
+    let searched = |part: Rect| {
+        let inside = within(sources.iter().copied(), part);
+        let closed: Vec<bool> = match occupied {
+            true => part.cells().map(|p| s.level.occupied(p)).collect(),
+            false => Vec::new(),
+        };
+        let limits = Limits { closed, max };
+        let values = distances_from(&cut(s.level.terrain(), part), &inside, &w, &limits);
+        Field::values(size, part, values)
+    };
+    let field = match parts[..] {
+        [whole] => searched(whole),
+        _ => Field::parts(size, window, parts.iter().map(|&p| searched(p)).collect()),
+    };
+    let limits = Limits {
+        closed: Vec::new(),
+        max,
+    };
     // The oracle: the least over the sources on the whole map with the
     // occupied cells blocked, cut at `max`.
     let top = limits.max_value();
@@ -495,15 +503,14 @@ fn distances(u: &mut Unstructured, s: &mut State) -> Result<()> {
         })
         .collect();
     check_field(&field, size, &want, u);
-    let fits = want.iter().all(|v| match *v {
+    // Each part 4 bytes a cell exactly when each of its values fits.
+    let fits = |p: Pos| match want[(p.y - 1) * size.0 + p.x - 1] {
         Value::Int(n) => i64::from(i32::MIN) < n && n <= i64::from(i32::MAX),
         _ => true,
-    });
-    assert_eq!(
-        field.bytes(),
-        window.w * window.h * if fits { 4 } else { 8 },
-        "cell width"
-    );
+    };
+    let width = |part: &Rect| if part.cells().all(fits) { 4 } else { 8 };
+    let bytes: usize = parts.iter().map(|p| p.w * p.h * width(p)).sum();
+    assert_eq!(field.bytes(), bytes, "cell width");
     check_field_shape(&field);
     s.keep(field);
     Ok(())

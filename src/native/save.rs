@@ -404,9 +404,9 @@ fn read_body(bytes: &[u8], version: u32) -> Result<NativeLevel, String> {
         return Err(TRUNCATED.into());
     }
     let with_locks = version == VERSION_LOCKS || flags & HAS_LOCKS != 0;
-    let meta = match flags & HAS_META {
+    let mut meta = match flags & HAS_META {
         0 => None,
-        _ => Some(Rc::new(read_meta(&mut r, with_locks)?)),
+        _ => Some(read_meta(&mut r, with_locks)?),
     };
     let with_blocked = match version {
         VERSION_LOCKS => r.u8()? == 1,
@@ -425,6 +425,15 @@ fn read_body(bytes: &[u8], version: u32) -> Result<NativeLevel, String> {
             Some(chars)
         }
     };
+    // The metadata's `blocked` is the level's (`NativeLevel::from_level`,
+    // `map.level` of a table), saved once.
+    if let (Some(m), Some(chars)) = (&mut meta, &blocked) {
+        let text = String::from_utf8(chars.clone());
+        m.blocked =
+            Some(text.map_err(|_| {
+                "level's blocked characters are not text, with generate's metadata"
+            })?);
+    }
     let ids = match version {
         VERSION_IDS => read_ids(&mut r, &occupied)?,
         _ => Ids::default(),
@@ -437,7 +446,7 @@ fn read_body(bytes: &[u8], version: u32) -> Result<NativeLevel, String> {
         things: Rc::from(things),
         occupied,
         ids,
-        meta,
+        meta: meta.map(Rc::new),
         blocked,
     })
 }

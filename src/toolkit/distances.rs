@@ -106,6 +106,17 @@ pub fn search_window(sources: &[Source], max: Option<i64>, size: (usize, usize))
         .unwrap_or_else(|| Rect::around(sources[0].pos, 0, size))
 }
 
+/// The sources inside `window`, as cells of it (in place, from a vector).
+pub fn within(sources: impl IntoIterator<Item = Source>, window: Rect) -> Vec<Source> {
+    let inside = sources.into_iter().filter(|s| window.contains(s.pos));
+    inside
+        .map(|s| Source {
+            pos: window.inside(s.pos),
+            ..s
+        })
+        .collect()
+}
+
 /// The most sources whose windows `search_parts` keeps apart; past it a
 /// search has one window. Merging is quadratic in the sources.
 pub const MAX_PART_SOURCES: usize = 256;
@@ -325,14 +336,7 @@ mod tests {
     ) -> Vec<(Pos, (i64, i64))> {
         let cells: Vec<u8> = window.cells().map(|p| grid.get(p)).collect();
         let part = Grid::from_cells(window.w, window.h, cells);
-        let inside: Vec<Source> = sources
-            .iter()
-            .filter(|s| window.contains(s.pos))
-            .map(|s| Source {
-                pos: window.inside(s.pos),
-                value: s.value,
-            })
-            .collect();
+        let inside = within(sources.iter().copied(), window);
         let limits = Limits {
             closed: Vec::new(),
             max: Some(max),

@@ -14,7 +14,7 @@ use crate::memory;
 use crate::native::field::Field as NativeField;
 use crate::native::Bits;
 use crate::toolkit::board::{Charges, Limits, Source, Walk, MAX_COST, MAX_START};
-use crate::toolkit::distances::{self, search_window};
+use crate::toolkit::distances::{self, search_window, within};
 use crate::toolkit::flee::{DEFAULT_FACTOR, FACTORS};
 
 /// What a `sources` argument holds: one position, or an array of them.
@@ -594,13 +594,4 @@ pub fn search_on_map(
         sources,
         search,
     })
-}
-
-/// The sources inside `window`, as cells of it.
-pub fn within(mut sources: Vec<Source>, window: Rect) -> Vec<Source> {
-    sources.retain(|s| window.contains(s.pos));
-    for s in &mut sources {
-        s.pos = window.inside(s.pos);
-    }
-    sources
 }

@@ -3,12 +3,12 @@
 //! for the table functions, the level's methods and the LuaJIT route's
 //! helpers alike.
 
-use super::search::{search_args, search_on_map, within, Search, SearchBound};
+use super::search::{search_args, search_on_map, Search, SearchBound};
 use crate::grid::{Grid, Rect};
 use crate::lua::stack::push::Rows;
 use crate::lua::stack::Args;
-use crate::toolkit::board::{Charges, Limits, Source, Walk};
-use crate::toolkit::distances::search_parts;
+use crate::toolkit::board::{Charges, Limits, Source, Walk, MAX_VALUE};
+use crate::toolkit::distances::{search_parts, within};
 
 /// What `distances` and `flee` were asked, read: the window of the map
 /// that a search within `max` can reach (all of it without `max`), its
@@ -64,12 +64,20 @@ pub fn searched_in_parts(
             vec![over(args, size, whole, sources, &asked.search)?],
         ));
     }
+    // Only the sources within `max` start a search (the others may come
+    // by the million): at most `MAX_PART_SOURCES`, each in one part.
+    let max = asked.search.max.map_or(MAX_VALUE, |m| m.min(MAX_VALUE));
+    let reaching: Vec<Source> = asked
+        .sources
+        .into_iter()
+        .filter(|s| s.value <= max)
+        .collect();
     let part = |&part: &Rect| {
         over(
             args,
             size,
             part,
-            within(asked.sources.clone(), part),
+            within(reaching.iter().copied(), part),
             &asked.search,
         )
     };
