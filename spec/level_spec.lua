@@ -362,14 +362,16 @@ describe("a level's own methods", function()
         local c = open_cell(m, rand)
         sources[i] = { x = c.x, y = c.y, value = rand(4) - 1 }
       end
-      local options = { max = 2 + case % 9, diagonal = case % 2 == 0 }
-      local whole = { max = options.max, diagonal = options.diagonal, known = everything }
+      local avoid = {}
+      for i = 1, case % 3 * 40 do avoid[i] = open_cell(m, rand) end
+      local options = { max = 2 + case % 9, diagonal = case % 2 == 0, avoid = avoid }
+      local whole = { max = options.max, diagonal = options.diagonal, avoid = avoid, known = everything }
       local parts, one = lvl:distances(sources, options), lvl:distances(sources, whole)
       local what = fmt("case %d", case)
       same(parts, one, what .. " distances")
       same(lvl:flee(sources, options), lvl:flee(sources, whole), what .. " flee")
-      same(lvl:flee(parts, { diagonal = options.diagonal }), lvl:flee(one, { diagonal = options.diagonal }),
-        what .. " flee from the field")
+      same(lvl:flee(parts, { diagonal = options.diagonal, avoid = avoid }),
+        lvl:flee(one, { diagonal = options.diagonal, avoid = avoid }), what .. " flee from the field")
       local movers, again = {}, {}
       for i = 1, 20 do
         local c = open_cell(m, rand)

@@ -9,7 +9,7 @@ use crate::lua::stack::call::function;
 use crate::lua::stack::{Args, Export, Fresh, Native};
 use crate::memory;
 use crate::native::field::{Cells, Field};
-use crate::native::NativeLevel;
+use crate::native::{Bits, NativeLevel};
 use crate::toolkit::flee;
 
 pub const EXPORT: Export = Export {
@@ -83,20 +83,31 @@ fn flee_on_level(args: &Args, level: &NativeLevel) -> Result<Fresh<Field>, Strin
         // Each part rescanned alone (no step joins two: `search_parts`);
         // a value too large is named as the window whole names it.
         if search.reads_in_parts(args) {
-            let parts = parts.iter().map(|part| rescanned(args, &search, part));
+            // `avoid` read once for all the parts, not once a part.
+            let avoided = match search.avoids() {
+                true => Some(search.avoided_bits(args, size)?),
+                false => None,
+            };
+            let parts = parts
+                .iter()
+                .map(|part| rescanned(args, &search, part, avoided.as_ref()));
             if let Ok(parts) = parts.collect::<Result<Vec<Field>, String>>() {
                 return Ok(Fresh::new(Field::parts(size, w, parts)));
             }
         }
     }
-    Ok(Fresh::new(rescanned(args, &search, d)?))
+    Ok(Fresh::new(rescanned(args, &search, d, None)?))
 }
 
 /// The safety field from the distance field `d` (of the level at 1),
-/// rescanned over its window as `search` says.
-fn rescanned(args: &Args, search: &Search, d: &Field) -> Result<Field, String> {
+/// rescanned over its window as `search` says; the cells `avoid` names
+/// from `avoided` when it was read already.
+fn rescanned(args: &Args, search: &Search, d: &Field, avoided: Option<&Bits>) -> Result<Field, String> {
     let w = d.window;
-    let limits = search.limits(args, w, d.size)?;
+    let limits = match avoided {
+        Some(bits) => search.limits_with(args, w, d.size.0, bits)?,
+        None => search.limits(args, w, d.size)?,
+    };
     let grid = args.window(1, (w.x, w.y), (w.w, w.h), d.size.0)?;
     let values = flee::rescan(&grid, d.values_in(w), &search.walk, &limits, search.factor)
         .map_err(|e| {

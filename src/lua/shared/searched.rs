@@ -7,6 +7,7 @@ use super::search::{search_args, search_on_map, Search, SearchBound};
 use crate::grid::{Grid, Rect};
 use crate::lua::stack::push::Rows;
 use crate::lua::stack::Args;
+use crate::native::Bits;
 use crate::toolkit::board::{Charges, Limits, Source, Walk, MAX_VALUE};
 use crate::toolkit::distances::{search_parts, within};
 
@@ -36,7 +37,7 @@ pub fn searched(
     args.at_most(3)?;
     let size = args.map_size(1)?;
     let asked = search_args(args, size, (2, 3), accepted, bound)?;
-    over(args, size, asked.window, asked.sources, &asked.search)
+    over(args, size, asked.window, asked.sources, &asked.search, None)
 }
 
 /// `searched`, over the windows apart that `search_parts` gives (sources
@@ -61,9 +62,14 @@ pub fn searched_in_parts(
         let sources = within(asked.sources, whole);
         return Ok((
             window,
-            vec![over(args, size, whole, sources, &asked.search)?],
+            vec![over(args, size, whole, sources, &asked.search, None)?],
         ));
     }
+    // `avoid` read once for all the parts, not once a part.
+    let avoided = match asked.search.avoids() {
+        true => Some(asked.search.avoided_bits(args, size)?),
+        false => None,
+    };
     // Only the sources within `max` start a search (the others may come
     // by the million): at most `MAX_PART_SOURCES`, each in one part.
     let max = asked.search.max.map_or(MAX_VALUE, |m| m.min(MAX_VALUE));
@@ -79,21 +85,27 @@ pub fn searched_in_parts(
             part,
             within(reaching.iter().copied(), part),
             &asked.search,
+            avoided.as_ref(),
         )
     };
     Ok((window, parts.iter().map(part).collect::<Result<_, _>>()?))
 }
 
 /// What a search over `window` of a map of `size` from `sources` (cells
-/// of the window) reads of the map and the options.
+/// of the window) reads of the map and the options; the cells `avoid`
+/// names from `avoided` when it was read already.
 fn over(
     args: &Args,
     size: (usize, usize),
     window: Rect,
     sources: Vec<Source>,
     search: &Search,
+    avoided: Option<&Bits>,
 ) -> Result<SearchAsked, String> {
-    let limits = search.limits(args, window, size)?;
+    let limits = match avoided {
+        Some(bits) => search.limits_with(args, window, size.0, bits)?,
+        None => search.limits(args, window, size)?,
+    };
     let charges = search.charges_in(args, window);
     let grid = args.window(1, (window.x, window.y), (window.w, window.h), size.0)?;
     Ok(SearchAsked {
