@@ -1,7 +1,8 @@
 //! `save`'s unit tests.
 use super::*;
 use crate::grid::byte_set;
-use crate::input::Arg;
+use crate::input::{Arg, MAX_SEED};
+use crate::level::Level;
 use crate::level::{generate, Params};
 use crate::native::Occupant;
 use crate::toolkit::board::{BEYOND, MAX_VALUE};
