@@ -98,12 +98,17 @@ pub fn search_window(sources: &[Source], max: Option<i64>, size: (usize, usize))
     let Some(max) = max.map(|m| m.min(MAX_VALUE)) else {
         return Rect::whole(size);
     };
-    sources
-        .iter()
-        .filter(|s| s.value <= max)
+    reaching(sources, Some(max))
         .map(|s| Rect::around(s.pos, (max - s.value) as usize, size))
         .reduce(|a, b| a.union(&b))
         .unwrap_or_else(|| Rect::around(sources[0].pos, 0, size))
+}
+
+/// The sources a search within `max` starts from: those whose start
+/// value is within it (`MAX_VALUE` at most, as `Limits::max_value`).
+pub fn reaching(sources: &[Source], max: Option<i64>) -> impl Iterator<Item = &Source> {
+    let max = max.map_or(MAX_VALUE, |m| m.min(MAX_VALUE));
+    sources.iter().filter(move |s| s.value <= max)
 }
 
 /// The sources inside `window`, as cells of it (in place, from a vector).
@@ -134,13 +139,12 @@ pub fn search_parts(sources: &[Source], max: Option<i64>, size: (usize, usize)) 
     let Some(max) = max.map(|m| m.min(MAX_VALUE)) else {
         return whole();
     };
-    let reaching = || sources.iter().filter(|s| s.value <= max);
-    let count = reaching().count();
+    let count = reaching(sources, Some(max)).count();
     if count == 0 || count > MAX_PART_SOURCES {
         return whole();
     }
     let mut parts: Vec<Rect> = Vec::new();
-    for s in reaching() {
+    for s in reaching(sources, Some(max)) {
         let mut part = Rect::around(s.pos, (max - s.value) as usize, size);
         while let Some(i) = parts.iter().position(|p| p.crowds(&part)) {
             part = part.union(&parts.swap_remove(i));
@@ -375,7 +379,7 @@ mod tests {
             for (i, a) in parts.iter().enumerate() {
                 assert!(
                     parts[i + 1..].iter().all(|b| !a.crowds(b)),
-                    "case {case}: parts overlap"
+                    "case {case}: parts touch"
                 );
                 assert_eq!(
                     a.union(&whole),

@@ -4,10 +4,9 @@
 
 use crate::lua::shared::level_method::level_method;
 use crate::lua::shared::search::DISTANCES;
-use crate::lua::shared::searched::{rows, searched, searched_in_parts, SearchAsked};
+use crate::lua::shared::searched::{field_of, rows, searched, searched_in_parts, SearchAsked};
 use crate::lua::stack::call::function;
 use crate::lua::stack::{Args, Export, Fresh};
-use crate::native::field::Field;
 use crate::toolkit::distances::{self, distances_charged};
 
 pub const EXPORT: Export = Export {
@@ -27,12 +26,8 @@ function!(distances, "map.distances", |args: &Args| {
 });
 
 level_method!(level_distances, "level:distances", |args, _| {
-    let (window, mut searches) = searched_in_parts(args, DISTANCES, distances::bound)?;
-    let field = |s: &SearchAsked| Field::values(s.size, s.window, values(s));
-    Ok(Fresh::new(match searches.len() {
-        1 => field(&searches.remove(0)),
-        _ => Field::parts(searches[0].size, window, searches.iter().map(field).collect()),
-    }))
+    let (window, searches) = searched_in_parts(args, DISTANCES, distances::bound)?;
+    Ok(Fresh::new(field_of(window, &searches, |s| Ok(values(s)))?))
 });
 
 /// The distances over the window searched.

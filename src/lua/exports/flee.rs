@@ -4,7 +4,7 @@
 
 use crate::lua::shared::level_method::level_method;
 use crate::lua::shared::search::{search_options, Search, FLEE};
-use crate::lua::shared::searched::{rows, searched, searched_in_parts, SearchAsked};
+use crate::lua::shared::searched::{field_of, rows, searched, searched_in_parts, SearchAsked};
 use crate::lua::stack::call::function;
 use crate::lua::stack::{Args, Export, Fresh, Native};
 use crate::memory;
@@ -54,17 +54,16 @@ fn flee_on_level(args: &Args, level: &NativeLevel) -> Result<Fresh<Field>, Strin
     }
     let Some(d) = args.native_ref::<Field>(2) else {
         let (window, searches) = searched_in_parts(args, FLEE, flee::bound)?;
-        if let [s] = &searches[..] {
-            return Ok(Fresh::new(Field::values(s.size, s.window, safety_map(s)?)));
-        }
-        let parts = searches.iter().map(|s| Ok(Field::values(s.size, s.window, safety_map(s)?)));
-        if let Ok(parts) = parts.collect::<Result<Vec<Field>, String>>() {
-            return Ok(Fresh::new(Field::parts(searches[0].size, window, parts)));
-        }
-        // A value too large: named as the search over the window whole
-        // names it (its first cell in row order).
-        let s = searched(args, FLEE, flee::bound)?;
-        return Ok(Fresh::new(Field::values(s.size, s.window, safety_map(&s)?)));
+        return match field_of(window, &searches, safety_map) {
+            Ok(field) => Ok(Fresh::new(field)),
+            Err(e) if searches.len() == 1 => Err(e),
+            // A value too large in a part: named as the search over the
+            // window whole names it (its first cell in row order).
+            Err(_) => {
+                let s = searched(args, FLEE, flee::bound)?;
+                Ok(Fresh::new(Field::values(s.size, s.window, safety_map(&s)?)))
+            }
+        };
     };
     args.at_most(3)?;
     let size = (level.width(), level.height());
@@ -84,10 +83,7 @@ fn flee_on_level(args: &Args, level: &NativeLevel) -> Result<Fresh<Field>, Strin
         // a value too large is named as the window whole names it.
         if search.reads_in_parts(args) {
             // `avoid` read once for all the parts, not once a part.
-            let avoided = match search.avoids() {
-                true => Some(search.avoided_bits(args, size)?),
-                false => None,
-            };
+            let avoided = search.avoided_once(args, size)?;
             let parts = parts
                 .iter()
                 .map(|part| rescanned(args, &search, part, avoided.as_ref()));
@@ -104,10 +100,7 @@ fn flee_on_level(args: &Args, level: &NativeLevel) -> Result<Fresh<Field>, Strin
 /// from `avoided` when it was read already.
 fn rescanned(args: &Args, search: &Search, d: &Field, avoided: Option<&Bits>) -> Result<Field, String> {
     let w = d.window;
-    let limits = match avoided {
-        Some(bits) => search.limits_with(args, w, d.size.0, bits)?,
-        None => search.limits(args, w, d.size)?,
-    };
+    let limits = search.limits_from(args, w, d.size, avoided)?;
     let grid = args.window(1, (w.x, w.y), (w.w, w.h), d.size.0)?;
     let values = flee::rescan(&grid, d.values_in(w), &search.walk, &limits, search.factor)
         .map_err(|e| {

@@ -454,6 +454,28 @@ impl Search {
         Ok(bits)
     }
 
+    /// `avoided_bits` for a search of several windows (fields in parts),
+    /// so that `avoid` is read once for them all; none without `avoid`.
+    pub fn avoided_once(&self, args: &Args, size: (usize, usize)) -> Result<Option<Bits>, String> {
+        self.avoids()
+            .then(|| self.avoided_bits(args, size))
+            .transpose()
+    }
+
+    /// `limits`, or `limits_with` when `avoided` was read (`avoided_once`).
+    pub fn limits_from(
+        &self,
+        args: &Args,
+        window: Rect,
+        size: (usize, usize),
+        avoided: Option<&Bits>,
+    ) -> Result<Limits, String> {
+        match avoided {
+            Some(bits) => self.limits_with(args, window, size.0, bits),
+            None => self.limits(args, window, size),
+        }
+    }
+
     /// `limits` over `window` of a map `size` wide whose avoided cells
     /// `bits` holds (`avoided_bits`).
     pub fn limits_with(

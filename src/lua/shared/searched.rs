@@ -7,9 +7,10 @@ use super::search::{search_args, search_on_map, Search, SearchBound};
 use crate::grid::{Grid, Rect};
 use crate::lua::stack::push::Rows;
 use crate::lua::stack::Args;
+use crate::native::field::Field;
 use crate::native::Bits;
-use crate::toolkit::board::{Charges, Limits, Source, Walk, MAX_VALUE};
-use crate::toolkit::distances::{search_parts, within};
+use crate::toolkit::board::{Charges, Limits, Source, Walk};
+use crate::toolkit::distances::{reaching, search_parts, within};
 
 /// What `distances` and `flee` were asked, read: the window of the map
 /// that a search within `max` can reach (all of it without `max`), its
@@ -66,17 +67,11 @@ pub fn searched_in_parts(
         ));
     }
     // `avoid` read once for all the parts, not once a part.
-    let avoided = match asked.search.avoids() {
-        true => Some(asked.search.avoided_bits(args, size)?),
-        false => None,
-    };
+    let avoided = asked.search.avoided_once(args, size)?;
     // Only the sources within `max` start a search (the others may come
     // by the million): at most `MAX_PART_SOURCES`, each in one part.
-    let max = asked.search.max.map_or(MAX_VALUE, |m| m.min(MAX_VALUE));
-    let reaching: Vec<Source> = asked
-        .sources
-        .into_iter()
-        .filter(|s| s.value <= max)
+    let reaching: Vec<Source> = reaching(&asked.sources, asked.search.max)
+        .copied()
         .collect();
     let part = |&part: &Rect| {
         over(
@@ -91,6 +86,23 @@ pub fn searched_in_parts(
     Ok((window, parts.iter().map(part).collect::<Result<_, _>>()?))
 }
 
+/// The field of the `values` of the searches `searched_in_parts` gave:
+/// one window's, or in parts within `window`.
+pub fn field_of(
+    window: Rect,
+    searches: &[SearchAsked],
+    values: impl Fn(&SearchAsked) -> Result<Vec<i64>, String>,
+) -> Result<Field, String> {
+    let field = |s: &SearchAsked| Ok(Field::values(s.size, s.window, values(s)?));
+    match searches {
+        [s] => field(s),
+        _ => {
+            let parts = searches.iter().map(field).collect::<Result<_, String>>()?;
+            Ok(Field::parts(searches[0].size, window, parts))
+        }
+    }
+}
+
 /// What a search over `window` of a map of `size` from `sources` (cells
 /// of the window) reads of the map and the options; the cells `avoid`
 /// names from `avoided` when it was read already.
@@ -102,10 +114,7 @@ fn over(
     search: &Search,
     avoided: Option<&Bits>,
 ) -> Result<SearchAsked, String> {
-    let limits = match avoided {
-        Some(bits) => search.limits_with(args, window, size.0, bits)?,
-        None => search.limits(args, window, size)?,
-    };
+    let limits = search.limits_from(args, window, size, avoided)?;
     let charges = search.charges_in(args, window);
     let grid = args.window(1, (window.x, window.y), (window.w, window.h), size.0)?;
     Ok(SearchAsked {
