@@ -38,6 +38,7 @@
 mod patterns;
 mod inside;
 mod place;
+mod queue;
 mod read;
 mod repair;
 mod samples;
@@ -52,7 +53,7 @@ pub use samples::SAMPLES;
 use place::{connect, level};
 use read::{read_sample, rows, sample_text, Read};
 use repair::Repair;
-use wfc::{Rules, Wave};
+use wfc::{Propagation, Rules, Wave};
 
 /// Any printable character a sample has, `#` blocking and the border on
 /// the default sample (the registry's contract holds it to this); a
@@ -120,7 +121,7 @@ pub const CUT_ALLOWANCE: u64 = 4_000_000;
 fn repair_of<'a>(
     problem: &'a Problem,
     rules: &'a Rules,
-    start: &'a Wave,
+    start: Wave,
     size: (usize, usize),
     (work, solving, repairing): (u64, u64, u64),
 ) -> Repair<'a> {
@@ -128,8 +129,9 @@ fn repair_of<'a>(
     Repair {
         patterns: &problem.patterns,
         rules,
-        start,
+        start: start.into_as(rules, Propagation::Fastest),
         blocked: &problem.blocked,
+        by_cell: repair::by_cell(&problem.patterns, &problem.blocked),
         border: problem.read.border,
         size,
         budget: past(solving.max(repairing)),
@@ -436,7 +438,7 @@ fn bordered(
     // Only where every attempt above failed: a call that made a level
     // before the repair existed ran no further than the loop above, with
     // the same rng draws, so it makes the same level.
-    let repair = repair_of(problem, rules, &start, (w, h), (*work, 0, CUT_ALLOWANCE));
+    let repair = repair_of(problem, rules, start, (w, h), (*work, 0, CUT_ALLOWANCE));
     let tried = |repaired| {
         format!(
             "no level from this sample in {} attempts ({contradictions} contradictions, {cut_off} cut off or without floor) and {repaired} attempts to repair: another seed, a larger map or a smaller n may do",

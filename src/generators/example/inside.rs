@@ -41,7 +41,7 @@ pub fn made(
             ));
         }
     }
-    let repair = repair_of(problem, rules, &start, (iw, ih), (*work, REPAIR_ALLOWANCE, 0));
+    let repair = repair_of(problem, rules, start, (iw, ih), (*work, REPAIR_ALLOWANCE, 0));
     let (cells, player) = repaired(&repair, Vec::new(), rng, work, (problem, &inner))
         .map_err(|tried| format!("nor its inside alone in {tried} attempts to repair"))?;
     let mut level = vec![border; w * h];

@@ -28,7 +28,7 @@ pub fn connect(
     problem: &Problem,
     fixed: &[FixedCell],
 ) -> Option<Pos> {
-    let (component, sizes) = super::repair::components(cells, (w, h), &problem.blocked);
+    let (component, sizes, _) = super::repair::components(cells, (w, h), &problem.blocked);
     let largest = (0..sizes.len()).max_by_key(|&c| (sizes[c], std::cmp::Reverse(c)))? as u32;
     let mut changed = Vec::new();
     for i in 0..w * h {

@@ -18,12 +18,16 @@
 //! solves again).
 
 use super::patterns::Patterns;
-use super::wfc::{Rules, Wave};
+use super::wfc::{Propagation, Rules, Wave};
 use crate::grid::{ByteSet, FLOOR};
 use crate::rng::Rng;
 
-/// Rounds (a component each) at most per solved level.
+/// Rounds (a component each) at most per solved level: `ROUNDS`, or one
+/// per `POSITIONS_A_ROUND` positions on a larger level, whose parts are
+/// as many more (the maze at 96x64 took about 140 rounds a level, so 64
+/// rounds left nearly every level unrepaired and solved new ones).
 const ROUNDS: usize = 64;
+const POSITIONS_A_ROUND: usize = 16;
 /// The margins (in positions) tried around the cells to change, in order.
 const JOIN_MARGINS: [usize; 3] = [0, 1, 2];
 const ERASE_MARGINS: [usize; 2] = [1, 2];
@@ -34,8 +38,11 @@ const REDRAW_MARGINS: [usize; 3] = [2, 4, 6];
 pub struct Repair<'a> {
     pub patterns: &'a Patterns,
     pub rules: &'a Rules,
-    pub start: &'a Wave,
+    /// Propagating as fast as it can (`Propagation::Fastest`).
+    pub start: Wave,
     pub blocked: &'a ByteSet,
+    /// `by_cell`'s sets, for `ask`.
+    pub by_cell: [Vec<Vec<u64>>; 2],
     pub border: u8,
     pub size: (usize, usize),
     /// The support updates past which no more is tried.
@@ -53,33 +60,81 @@ enum Ask {
     Free,
 }
 
+/// Per cell of a window (row by row): the patterns whose character there
+/// is walkable (`[0]`) or blocking (`[1]`), a bit each (64 a word).
+pub fn by_cell(patterns: &Patterns, blocked: &ByteSet) -> [Vec<Vec<u64>>; 2] {
+    let n = patterns.n;
+    let sets = |blocking: bool| -> Vec<Vec<u64>> {
+        (0..n * n)
+            .map(|cell| {
+                let mut set = vec![0u64; patterns.len() / 64 + 1];
+                for p in 0..patterns.len() {
+                    if blocked[patterns.at(p, cell % n, cell / n) as usize] == blocking {
+                        set[p / 64] |= 1 << (p % 64);
+                    }
+                }
+                set
+            })
+            .collect()
+    };
+    [sets(false), sets(true)]
+}
+
 /// The walkable components of `cells`: each cell's (`u32::MAX` when
-/// blocking) and their sizes.
-pub fn components(cells: &[u8], (w, h): (usize, usize), blocked: &ByteSet) -> (Vec<u32>, Vec<usize>) {
-    let open = |c: u8| !blocked[c as usize];
-    let mut component = vec![u32::MAX; w * h];
-    let mut sizes: Vec<usize> = Vec::new();
-    let mut stack = Vec::new();
+/// blocking), and their sizes and first cells (in row order, as their
+/// numbers).
+pub fn components(cells: &[u8], (w, h): (usize, usize), blocked: &ByteSet) -> (Vec<u32>, Vec<usize>, Vec<usize>) {
+    // Unnumbered walkable cells are `NEW`, blocking ones `u32::MAX`.
+    const NEW: u32 = u32::MAX - 1;
+    let mut component: Vec<u32> = cells.iter().map(|&c| if blocked[c as usize] { u32::MAX } else { NEW }).collect();
+    let (mut sizes, mut firsts) = (Vec::new(), Vec::new());
+    // Cells as (x, y): no division per cell taken.
+    let mut stack: Vec<(usize, usize)> = Vec::new();
     for i in 0..w * h {
-        if !open(cells[i]) || component[i] != u32::MAX {
+        if component[i] != NEW {
             continue;
         }
         let id = sizes.len() as u32;
         let mut size = 0;
         component[i] = id;
-        stack.push(i);
-        while let Some(j) = stack.pop() {
+        stack.push((i % w, i / w));
+        while let Some((x, y)) = stack.pop() {
             size += 1;
-            for k in around(j, (w, h)).into_iter().flatten() {
-                if open(cells[k]) && component[k] == u32::MAX {
+            let j = y * w + x;
+            let beside = [
+                (x > 0, j.wrapping_sub(1), x.wrapping_sub(1), y),
+                (x + 1 < w, j + 1, x + 1, y),
+                (y > 0, j.wrapping_sub(w), x, y.wrapping_sub(1)),
+                (y + 1 < h, j + w, x, y + 1),
+            ];
+            for (inside, k, kx, ky) in beside {
+                if inside && component[k] == NEW {
                     component[k] = id;
-                    stack.push(k);
+                    stack.push((kx, ky));
                 }
             }
         }
         sizes.push(size);
+        firsts.push(i);
     }
-    (component, sizes)
+    (component, sizes, firsts)
+}
+
+/// The cells of component `id`, whose first cell is `first`, in row order.
+fn cells_of(component: &[u32], id: u32, first: usize, size: (usize, usize)) -> Vec<usize> {
+    let mut cells = vec![first];
+    let mut seen = std::collections::HashSet::from([first]);
+    let mut k = 0;
+    while let Some(&i) = cells.get(k) {
+        k += 1;
+        for j in around(i, size).into_iter().flatten() {
+            if component[j] == id && seen.insert(j) {
+                cells.push(j);
+            }
+        }
+    }
+    cells.sort_unstable();
+    cells
 }
 
 /// The four neighbours of cell `i`, those inside.
@@ -105,7 +160,8 @@ impl Repair<'_> {
     /// Repairs the level `chosen` makes into one walkable component with
     /// floor: its cells, or `None`.
     pub fn run(&self, chosen: &mut [u16], rng: &mut Rng, work: &mut u64) -> Option<Vec<u8>> {
-        for _ in 0..ROUNDS {
+        let (pw, ph) = self.positions();
+        for _ in 0..ROUNDS.max(pw * ph / POSITIONS_A_ROUND) {
             if *work > self.budget {
                 return None;
             }
@@ -115,17 +171,17 @@ impl Repair<'_> {
             let (w, h) = self.size;
             *work += 4 * (w * h) as u64;
             let cells = self.output(chosen);
-            let (component, sizes) = components(&cells, self.size, self.blocked);
+            let (component, sizes, firsts) = components(&cells, self.size, self.blocked);
             if sizes.len() <= 1 {
                 let floor = cells.iter().filter(|&&c| c == FLOOR).count();
                 return (sizes.len() == 1 && floor >= 2).then_some(cells);
             }
             let target = (0..sizes.len()).min_by_key(|&c| (sizes[c], c))? as u32;
-            let mine: Vec<usize> = (0..cells.len()).filter(|&i| component[i] == target).collect();
+            let mine = cells_of(&component, target, firsts[target as usize], self.size);
             if self.fill(&cells, &mine, chosen) {
                 continue;
             }
-            let way = self.way(&component, target);
+            let way = self.way(&component, &mine);
             let tries = way.iter().flat_map(|way| JOIN_MARGINS.map(|m| (way.as_slice(), Ask::Walkable, m)));
             let tries = tries
                 .chain(ERASE_MARGINS.map(|m| (mine.as_slice(), Ask::Blocking, m)))
@@ -188,9 +244,10 @@ impl Repair<'_> {
     }
 
     /// The shortest way (4 neighbours, not through the level's outer ring)
-    /// from component `from` to a cell of another: the cells between,
-    /// the first way found in row order of the cells of `from`.
-    fn way(&self, component: &[u32], from: u32) -> Option<Vec<usize>> {
+    /// from the component whose cells are `mine` (in row order) to a cell
+    /// of another: the cells between, the first way found.
+    fn way(&self, component: &[u32], mine: &[usize]) -> Option<Vec<usize>> {
+        let from = component[mine[0]];
         let (w, h) = self.size;
         let inner = |i: usize| {
             let (x, y) = (i % w, i / w);
@@ -198,7 +255,7 @@ impl Repair<'_> {
         };
         let mut parent = vec![usize::MAX; w * h];
         let mut queue = std::collections::VecDeque::new();
-        for i in (0..w * h).filter(|&i| component[i] == from) {
+        for &i in mine {
             parent[i] = i;
             queue.push_back(i);
         }
@@ -239,33 +296,37 @@ impl Repair<'_> {
         let (w, _) = self.size;
         let (pw, ph) = self.positions();
         let n = self.patterns.n;
-        let count = self.patterns.len();
-        // The positions to redo, and their box with one more all round.
-        let mut redo = vec![false; pw * ph];
-        let (mut x0, mut y0, mut x1, mut y1) = (pw, ph, 0, 0);
-        for &i in cells {
+        // The positions to redo (those within `margin` of a window
+        // covering a cell), and their box with one more all round.
+        let reach = |i: usize| {
             let (x, y) = (i % w, i / w);
             let (lx, ly) = ((x + 1).saturating_sub(n + margin), (y + 1).saturating_sub(n + margin));
-            let (hx, hy) = ((x + margin).min(pw - 1), (y + margin).min(ph - 1));
-            for py in ly..=hy {
-                redo[py * pw + lx..=py * pw + hx].fill(true);
-            }
+            (lx, ly, (x + margin).min(pw - 1), (y + margin).min(ph - 1))
+        };
+        let (mut x0, mut y0, mut x1, mut y1) = (pw, ph, 0, 0);
+        for &i in cells {
+            let (lx, ly, hx, hy) = reach(i);
             (x0, y0, x1, y1) = (x0.min(lx), y0.min(ly), x1.max(hx), y1.max(hy));
         }
         let (bx, by) = (x0.saturating_sub(1), y0.saturating_sub(1));
         let (bw, bh) = ((x1 + 1).min(pw - 1) + 1 - bx, (y1 + 1).min(ph - 1) + 1 - by);
-        let mut wave = Wave::new(self.rules, bw, bh);
+        let mut redo = vec![false; bw * bh];
+        for &i in cells {
+            let (lx, ly, hx, hy) = reach(i);
+            for sy in ly - by..=hy - by {
+                redo[sy * bw + lx - bx..=sy * bw + hx - bx].fill(true);
+            }
+        }
+        let mut wave = Wave::new_as(self.rules, bw, bh, Propagation::Fastest);
         for sy in 0..bh {
             for sx in 0..bw {
                 let (k, s) = ((by + sy) * pw + bx + sx, sy * bw + sx);
-                for p in 0..count {
-                    let keep = match redo[k] {
-                        true => self.start.allows(k, p),
-                        false => p == chosen[k] as usize,
-                    };
-                    if !keep && wave.ban(s, p).is_err() {
-                        return false;
-                    }
+                let kept = match redo[s] {
+                    true => wave.limit_as(s, &self.start, k),
+                    false => wave.keep(s, chosen[k] as usize),
+                };
+                if kept.is_err() {
+                    return false;
                 }
             }
         }
@@ -289,12 +350,12 @@ impl Repair<'_> {
         true
     }
 
-    /// Bans, at every position of the small wave covering each of `cells`,
-    /// the patterns whose character there is not as `ask` says.
+    /// Rules out, at every position of the small wave covering each of
+    /// `cells`, the patterns whose character there is not as `ask` says.
     fn ask(&self, wave: &mut Wave, cells: &[usize], ask: &Ask, (bx, by): (usize, usize)) -> bool {
-        let wanted_blocked = match ask {
-            Ask::Walkable => false,
-            Ask::Blocking => true,
+        let sets = match ask {
+            Ask::Walkable => &self.by_cell[0],
+            Ask::Blocking => &self.by_cell[1],
             Ask::Free => return true,
         };
         let (w, _) = self.size;
@@ -305,11 +366,8 @@ impl Repair<'_> {
             for sy in (y + 1).saturating_sub(n).max(by) - by..=(y - by).min(bh - 1) {
                 for sx in (x + 1).saturating_sub(n).max(bx) - bx..=(x - bx).min(bw - 1) {
                     let (dx, dy) = (x - bx - sx, y - by - sy);
-                    for p in 0..self.patterns.len() {
-                        let c = self.patterns.at(p, dx, dy);
-                        if self.blocked[c as usize] != wanted_blocked && wave.ban(sy * bw + sx, p).is_err() {
-                            return false;
-                        }
+                    if wave.limit_to(sy * bw + sx, &sets[dy * n + dx]).is_err() {
+                        return false;
                     }
                 }
             }

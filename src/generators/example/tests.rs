@@ -281,3 +281,67 @@ fn worst_calls() {
         println!("WORST {name} {}x{} {patterns:?} patterns: {:?} of CPU ({})", size.0, size.1, worst.0, worst.1);
     }
 }
+
+/// The solver on bits (`Propagation::Fastest`, the repair's) solves as the
+/// support counts do: from the same settled start, after the same position
+/// kept to one pattern and its neighbour limited as the repair asks, the
+/// same patterns possible everywhere and, with
+/// the same draws, the same level or both a contradiction. The samples
+/// have at most 64 patterns; the corridor's have patterns that nothing
+/// supports on a side, which the counts never ban.
+#[test]
+fn the_bits_solve_as_the_counts_do() {
+    let corridor = "#############\n##..........#\n#############".to_string();
+    let samples = [
+        ("maze".to_string(), 3),
+        (corridor, 3),
+        (hashed_sample(8, b"#."), 2),
+        (hashed_sample(5, b"#.~"), 2),
+        (PLUSES.to_string(), 2),
+    ];
+    let mut solved = 0;
+    for (sample, n) in &samples {
+        let opts = options(sample, &[("n", Value::Int(*n))]);
+        for size in [(12, 9), (23, 14), (31, 17)] {
+            let problem = problem(&opts, size).unwrap();
+            let patterns = &problem.patterns;
+            assert!(patterns.len() <= 64, "{} patterns", patterns.len());
+            let rules = Rules::new(patterns);
+            let (pw, ph) = (size.0 + 1 - patterns.n, size.1 + 1 - patterns.n);
+            let mut start = Wave::new(&rules, pw, ph);
+            let mut work = 0;
+            let corner = [(0, 0, problem.read.border)];
+            if impose(&mut start, &rules, patterns, &corner, &mut work).is_err() {
+                continue;
+            }
+            for seed in 1..=20 {
+                let mut counts = start.clone().into_as(&rules, Propagation::Counts);
+                let mut bits = start.clone().into_as(&rules, Propagation::Fastest);
+                let middle = pw * ph / 2;
+                let kept = (0..patterns.len()).filter(|&p| start.allows(middle, p)).nth(seed as usize % 3);
+                // The repair's asks: one cell walkable or blocking.
+                let asked = &super::repair::by_cell(patterns, &problem.blocked)[seed as usize % 2][0];
+                if let Some(p) = kept {
+                    let a = counts.keep(middle, p).and_then(|_| counts.limit_to(middle + 1, asked));
+                    let b = bits.keep(middle, p).and_then(|_| bits.limit_to(middle + 1, asked));
+                    let a = a.and_then(|_| counts.settle(&rules, &mut work));
+                    let b = b.and_then(|_| bits.settle(&rules, &mut work));
+                    assert_eq!(a.is_ok(), b.is_ok(), "settled, seed {seed}");
+                    if a.is_err() {
+                        continue;
+                    }
+                }
+                for i in 0..pw * ph {
+                    for p in 0..patterns.len() {
+                        assert_eq!(counts.allows(i, p), bits.allows(i, p), "position {i}, pattern {p}, seed {seed}");
+                    }
+                }
+                let a = counts.solve(&rules, &patterns.weights, &mut Rng::new(seed), &mut work);
+                let b = bits.solve(&rules, &patterns.weights, &mut Rng::new(seed), &mut work);
+                assert_eq!(a.ok(), b.ok(), "{}x{} seed {seed}", size.0, size.1);
+                solved += 1;
+            }
+        }
+    }
+    assert!(solved > 120, "{solved} compared");
+}

@@ -1,5 +1,6 @@
 //! The solver of the overlapping model: arc consistency kept by support
-//! counts (AC-4, as in mxgmn's WaveFunctionCollapse), the next position by
+//! counts (AC-4, as in mxgmn's WaveFunctionCollapse), or for the repair on
+//! bits where the patterns fit in 64 (the same states), the next position by
 //! the fewest patterns left (ties by a key drawn per position), a pattern
 //! by its weight. Everything that decides is integer: the draws are
 //! `Rng::below` on integer weights, so a seed gives one result everywhere.
@@ -10,10 +11,8 @@
 //! windows overlap (which, position by position, makes every window's
 //! cells agree).
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use super::patterns::Patterns;
+use super::queue::Queue;
 use crate::rng::Rng;
 
 /// Right, down, left, up: `OPPOSITE[d]` is `d` turned round.
@@ -29,19 +28,23 @@ const OPPOSITE: [usize; 4] = [2, 3, 0, 1];
 ///   two waves at once (the start and an attempt's copy, or the repair's
 ///   small wave: 18); at most one ban each on the stacks (8 x 3: the
 ///   start's left over and an attempt's together hold at most every ban
-///   once); and one entry of the lazy queue for each ban (12 x 3).
+///   once); and one entry of the lazy queue for each ban (8 x 3, counted
+///   as 12 x 3 as released).
 /// - Per position: `left` and `dirty` in two waves (10), the positions
 ///   narrowed by a propagation (8 x 3), the draws' keys (4), the chosen
-///   patterns (2), and the queue's first entry (12 x 3).
-/// - The rules: a `u16` per pair of patterns and direction (8 x 3), and
-///   their starts and first counts (24 per pattern).
+///   patterns (2), the queue's first entry (8 x 3, counted as 12 x 3),
+///   and a wave on bits (`Support::Bits`: a word, a mark and a queue
+///   entry, 8 + 1 + 4 x 3).
+/// - Per pattern: the rules, a `u16` per pair of patterns and direction
+///   (8 x 3), their starts and first counts (24) and bits (32); and the
+///   queue's heap for that count of patterns left (24).
 pub fn bound(positions: usize, patterns: usize) -> usize {
     let per_pair = 18 + 24 + 36;
-    let per_position = 10 + 24 + 4 + 2 + 36;
+    let per_position = 10 + 24 + 4 + 2 + 36 + 21;
     let rules = patterns
         .saturating_mul(patterns)
         .saturating_mul(24)
-        .saturating_add(patterns.saturating_mul(24));
+        .saturating_add(patterns.saturating_mul(24 + 32 + 24));
     positions
         .saturating_mul(patterns)
         .saturating_mul(per_pair)
@@ -55,6 +58,13 @@ pub struct Rules {
     starts: Vec<u32>,
     list: Vec<u16>,
     count: usize,
+    /// Where the patterns fit in 64 (`Support::Bits`): per pattern `p`,
+    /// `allowed(d, p)` as bits for each direction `d`; empty otherwise.
+    masks: Vec<[u64; 4]>,
+    /// Per direction `d`: the patterns in no `allowed(d, p)`, which the
+    /// support counts never ban from that side (they start at zero), so
+    /// the bits keep them too.
+    unsupported: [u64; 4],
 }
 
 impl Rules {
@@ -69,11 +79,40 @@ impl Rules {
             }
         }
         starts.push(list.len() as u32);
-        Rules {
+        let mut rules = Rules {
             starts,
             list,
             count,
+            masks: Vec::new(),
+            unsupported: [0; 4],
+        };
+        if count <= 64 {
+            rules.masks = (0..count)
+                .map(|p| [0, 1, 2, 3].map(|d| rules.allowed(d, p).iter().fold(0, |m, &q| m | 1 << q)))
+                .collect();
+            for d in 0..4 {
+                let supported = rules.masks.iter().fold(0, |m, b| m | b[d]);
+                rules.unsupported[d] = every(count) & !supported;
+            }
         }
+        rules
+    }
+
+    /// The patterns (as bits) that those of `here` allow one step in each
+    /// direction of `DIRS`, with those nothing supports from that side;
+    /// `work` counts a unit per pattern read.
+    fn around(&self, here: u64, work: &mut u64) -> [u64; 4] {
+        let mut found = self.unsupported;
+        let mut left = here;
+        while left != 0 {
+            let masks = &self.masks[left.trailing_zeros() as usize];
+            for d in 0..4 {
+                found[d] |= masks[d];
+            }
+            left &= left - 1;
+        }
+        *work += u64::from(here.count_ones()) + 1;
+        found
     }
 
     fn allowed(&self, d: usize, p: usize) -> &[u16] {
@@ -89,12 +128,14 @@ pub struct Wave {
     pw: usize,
     ph: usize,
     count: usize,
-    /// Per position and pattern: still possible.
+    /// Per position and pattern: still possible (empty on bits, which
+    /// hold it: `Bits::words`).
     possible: Vec<bool>,
     /// Per position, direction and pattern (the patterns of one position
     /// and direction side by side: a ban counts down one of those lists):
-    /// how many patterns of the neighbour that way still support it.
-    support: Counts,
+    /// how many patterns of the neighbour that way still support it; or
+    /// each position's patterns as bits.
+    support: Support,
     left: Vec<u32>,
     stack: Vec<(u32, u16)>,
     /// Per position: listed in `touched` already (one queue entry per
@@ -102,13 +143,42 @@ pub struct Wave {
     dirty: Vec<bool>,
 }
 
-/// The support counts, a byte each where every count fits one (a pattern
-/// of n >= 2 has few patterns beside it: the samples' largest count is in
-/// the tens), which halves the memory the solver walks, else two bytes.
+/// How a ban reaches the neighbours: support counts, a byte each where
+/// every count fits one (a pattern of n >= 2 has few patterns beside it:
+/// the samples' largest count is in the tens), which halves the memory the
+/// solver walks, else two bytes; or bits.
 #[derive(Clone)]
-enum Counts {
+enum Support {
     Narrow(Vec<u8>),
     Wide(Vec<u16>),
+    /// No counts: each position's patterns as the bits of a word, its
+    /// neighbours narrowed to what those patterns allow beside them (AC-3
+    /// on bits), where the patterns fit in 64. It reaches the state the
+    /// counts reach (the largest arc-consistent one, the patterns the
+    /// counts never ban kept: `Rules::unsupported`), so the same draws
+    /// solve to the same patterns, for a fraction of the work: a position
+    /// narrowed costs its patterns left per side, not its bans' supporters.
+    Bits(Bits),
+}
+
+#[derive(Clone)]
+struct Bits {
+    /// Per position: its patterns still possible.
+    words: Vec<u64>,
+    /// The positions narrowed and not yet taken to their neighbours.
+    queue: Vec<u32>,
+    queued: Vec<bool>,
+}
+
+/// How a wave takes a ban to the neighbours.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Propagation {
+    /// Support counts: the attempts', whose work decides when a call
+    /// stops (`MAX_SOLVER_WORK`), kept as released.
+    Counts,
+    /// Bits where the patterns fit in 64, else counts: the repair's,
+    /// new since 0.2.0.
+    Fastest,
 }
 
 /// A support count, counted down.
@@ -136,9 +206,32 @@ impl Count for u16 {
 pub struct Contradiction(pub usize);
 
 impl Wave {
-    /// Every pattern possible everywhere on `pw` x `ph` positions.
+    /// Every pattern possible everywhere on `pw` x `ph` positions, with
+    /// support counts.
     pub fn new(rules: &Rules, pw: usize, ph: usize) -> Wave {
+        Wave::new_as(rules, pw, ph, Propagation::Counts)
+    }
+
+    /// `new`, propagating as `how` says.
+    pub fn new_as(rules: &Rules, pw: usize, ph: usize, how: Propagation) -> Wave {
         let count = rules.count;
+        let positions = pw * ph;
+        if how == Propagation::Fastest && !rules.masks.is_empty() {
+            return Wave {
+                pw,
+                ph,
+                count,
+                possible: Vec::new(),
+                support: Support::Bits(Bits {
+                    words: vec![every(count); positions],
+                    queue: Vec::new(),
+                    queued: vec![false; positions],
+                }),
+                left: vec![count as u32; positions],
+                stack: Vec::new(),
+                dirty: vec![false; positions],
+            };
+        }
         let mut one = vec![0u16; 4 * count];
         for d in 0..4 {
             for p in 0..count {
@@ -147,10 +240,9 @@ impl Wave {
                 one[d * count + p] = rules.allowed(OPPOSITE[d], p).len() as u16;
             }
         }
-        let positions = pw * ph;
         let support = match one.iter().map(|&c| u8::try_from(c)).collect::<Result<Vec<u8>, _>>() {
-            Ok(narrow) => Counts::Narrow(narrow.repeat(positions)),
-            Err(_) => Counts::Wide(one.repeat(positions)),
+            Ok(narrow) => Support::Narrow(narrow.repeat(positions)),
+            Err(_) => Support::Wide(one.repeat(positions)),
         };
         // Support from off the edge is never taken away, so a count there
         // never reaches zero: no marking needed.
@@ -166,6 +258,27 @@ impl Wave {
         }
     }
 
+    /// This settled wave propagating as `how` says.
+    pub fn into_as(self, rules: &Rules, how: Propagation) -> Wave {
+        if how == Propagation::Counts || rules.masks.is_empty() || matches!(self.support, Support::Bits(_)) {
+            return self;
+        }
+        let words = self
+            .possible
+            .chunks(self.count)
+            .map(|row| row.iter().enumerate().fold(0, |m, (p, &b)| m | u64::from(b) << p))
+            .collect();
+        Wave {
+            possible: Vec::new(),
+            support: Support::Bits(Bits {
+                words,
+                queue: Vec::new(),
+                queued: vec![false; self.positions()],
+            }),
+            ..self
+        }
+    }
+
     /// Positions across and down.
     pub fn size(&self) -> (usize, usize) {
         (self.pw, self.ph)
@@ -173,7 +286,83 @@ impl Wave {
 
     /// Whether pattern `p` is still possible at position `i`.
     pub fn allows(&self, i: usize, p: usize) -> bool {
-        self.possible[i * self.count + p]
+        match &self.support {
+            Support::Bits(bits) => bits.words[i] >> p & 1 == 1,
+            _ => self.possible[i * self.count + p],
+        }
+    }
+
+    /// Draws one of the patterns possible at position `i` by weight.
+    fn draw(&self, i: usize, weights: &[u32], rng: &mut Rng) -> usize {
+        match &self.support {
+            Support::Bits(bits) => drawn(ones(bits.words[i]), weights, rng),
+            _ => {
+                let row = &self.possible[i * self.count..(i + 1) * self.count];
+                drawn((0..self.count).filter(|&p| row[p]), weights, rng)
+            }
+        }
+    }
+
+    /// The first pattern possible at position `i` (0 where none is).
+    fn first(&self, i: usize) -> u16 {
+        match &self.support {
+            Support::Bits(bits) => ones(bits.words[i]).next().unwrap_or(0) as u16,
+            _ => {
+                let row = &self.possible[i * self.count..(i + 1) * self.count];
+                row.iter().position(|&b| b).unwrap_or(0) as u16
+            }
+        }
+    }
+
+    /// Rules out every pattern at position `i` but `p`, to be propagated.
+    pub fn keep(&mut self, i: usize, p: usize) -> Result<(), Contradiction> {
+        self.narrow(i, |q| q == p, |word| word & 1 << p)
+    }
+
+    /// Rules out every pattern at position `i` that `allowed` refuses, to
+    /// be propagated.
+    pub fn limit(&mut self, i: usize, allowed: impl Fn(usize) -> bool) -> Result<(), Contradiction> {
+        let word = |word| ones(word).filter(|&p| allowed(p)).fold(0, |m, p| m | 1 << p);
+        self.narrow(i, &allowed, word)
+    }
+
+    /// Rules out at position `i` every pattern not in `set` (a bit per
+    /// pattern, 64 a word), to be propagated.
+    pub fn limit_to(&mut self, i: usize, set: &[u64]) -> Result<(), Contradiction> {
+        self.narrow(i, |p| set[p / 64] >> (p % 64) & 1 == 1, |word| word & set[0])
+    }
+
+    /// Rules out at position `i` every pattern `other` has ruled out at
+    /// its position `k`, to be propagated.
+    pub fn limit_as(&mut self, i: usize, other: &Wave, k: usize) -> Result<(), Contradiction> {
+        match &other.support {
+            Support::Bits(theirs) => self.narrow(i, |p| other.allows(k, p), |word| word & theirs.words[k]),
+            _ => self.limit(i, |p| other.allows(k, p)),
+        }
+    }
+
+    /// Rules out at position `i` the patterns `allowed` refuses: with the
+    /// counts, each in turn (as many bans); on bits, the word left by
+    /// `word` at once, queued once.
+    fn narrow(
+        &mut self,
+        i: usize,
+        allowed: impl Fn(usize) -> bool,
+        word: impl Fn(u64) -> u64,
+    ) -> Result<(), Contradiction> {
+        let Support::Bits(bits) = &mut self.support else {
+            return (0..self.count).filter(|&q| !allowed(q)).try_for_each(|q| self.ban(i, q));
+        };
+        let (old, new) = (bits.words[i], word(bits.words[i]));
+        if new != old {
+            bits.words[i] = new;
+            self.left[i] = new.count_ones();
+            self.stack.push((i as u32, 0));
+        }
+        match new {
+            0 => Err(Contradiction(i)),
+            _ => Ok(()),
+        }
     }
 
     pub fn positions(&self) -> usize {
@@ -194,11 +383,13 @@ impl Wave {
     /// Rules out pattern `p` at position `i` (if still possible), to be
     /// propagated.
     pub fn ban(&mut self, i: usize, p: usize) -> Result<(), Contradiction> {
-        let k = i * self.count + p;
-        if !self.possible[k] {
+        if !self.allows(i, p) {
             return Ok(());
         }
-        self.possible[k] = false;
+        match &mut self.support {
+            Support::Bits(bits) => bits.words[i] &= !(1 << p),
+            _ => self.possible[i * self.count + p] = false,
+        }
         self.left[i] -= 1;
         self.stack.push((i as u32, p as u16));
         if self.left[i] == 0 {
@@ -226,10 +417,11 @@ impl Wave {
         work: &mut u64,
         touched: &mut Vec<usize>,
     ) -> Result<(), Contradiction> {
-        let mut support = std::mem::replace(&mut self.support, Counts::Wide(Vec::new()));
+        let mut support = std::mem::replace(&mut self.support, Support::Wide(Vec::new()));
         let settled = match &mut support {
-            Counts::Narrow(counts) => self.propagate_with(counts, rules, work, touched),
-            Counts::Wide(counts) => self.propagate_with(counts, rules, work, touched),
+            Support::Narrow(counts) => self.propagate_with(counts, rules, work, touched),
+            Support::Wide(counts) => self.propagate_with(counts, rules, work, touched),
+            Support::Bits(bits) => self.propagate_bits(bits, rules, work, touched),
         };
         self.support = support;
         settled
@@ -271,6 +463,54 @@ impl Wave {
         Ok(())
     }
 
+    /// `propagate` on bits: each position narrowed narrows its
+    /// neighbours to the patterns its own allow beside them (or that
+    /// nothing supports from that side), until none changes; `work` counts
+    /// a unit per position taken and pattern read (`Rules::around`).
+    fn propagate_bits(
+        &mut self,
+        bits: &mut Bits,
+        rules: &Rules,
+        work: &mut u64,
+        touched: &mut Vec<usize>,
+    ) -> Result<(), Contradiction> {
+        for (i, _) in self.stack.drain(..) {
+            if !std::mem::replace(&mut bits.queued[i as usize], true) {
+                bits.queue.push(i);
+            }
+        }
+        while let Some(i) = bits.queue.pop() {
+            let i = i as usize;
+            bits.queued[i] = false;
+            let allowed = rules.around(bits.words[i], work);
+            for (d, j) in self.neighbours(i).into_iter().enumerate() {
+                let Some(j) = j else {
+                    continue;
+                };
+                let old = bits.words[j];
+                let new = old & allowed[d];
+                if new == old {
+                    continue;
+                }
+                bits.words[j] = new;
+                self.left[j] = new.count_ones();
+                if new == 0 {
+                    for k in bits.queue.drain(..) {
+                        bits.queued[k as usize] = false;
+                    }
+                    return Err(Contradiction(j));
+                }
+                if !std::mem::replace(&mut self.dirty[j], true) {
+                    touched.push(j);
+                }
+                if !std::mem::replace(&mut bits.queued[j], true) {
+                    bits.queue.push(j as u32);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Collapses every position: the one with the fewest patterns left
     /// next (ties by a key drawn per position), a pattern by its weight.
     /// Returns each position's pattern.
@@ -285,48 +525,55 @@ impl Wave {
         let keys: Vec<u32> = (0..positions).map(|_| rng.below(1 << 32) as u32).collect();
         // A lazy queue: an entry is stale once its count is not the
         // position's; every ban of an undecided position pushes a fresh one.
-        let mut queue: BinaryHeap<Reverse<(u32, u32, u32)>> = (0..positions)
-            .filter(|&i| self.left[i] > 1)
-            .map(|i| Reverse((self.left[i], keys[i], i as u32)))
-            .collect();
+        let mut queue = Queue::new(self.count);
+        for i in (0..positions).filter(|&i| self.left[i] > 1) {
+            queue.push(self.left[i], keys[i], i);
+        }
         let mut touched = Vec::new();
-        while let Some(Reverse((left, _, i))) = queue.pop() {
-            let i = i as usize;
+        while let Some((left, i)) = queue.pop() {
             if left != self.left[i] || left <= 1 {
                 continue;
             }
-            let row = &self.possible[i * self.count..(i + 1) * self.count];
-            let total: u64 = (0..self.count)
-                .filter(|&p| row[p])
-                .map(|p| u64::from(weights[p]))
-                .sum();
-            let mut r = rng.below(total as usize) as u64;
-            let mut chosen = 0;
-            for p in (0..self.count).filter(|&p| row[p]) {
-                chosen = p;
-                if r < u64::from(weights[p]) {
-                    break;
-                }
-                r -= u64::from(weights[p]);
-            }
-            for p in 0..self.count {
-                if p != chosen {
-                    self.ban(i, p)?;
-                }
-            }
+            let chosen = self.draw(i, weights, rng);
+            self.keep(i, chosen)?;
             self.propagate(rules, work, &mut touched)?;
             for j in touched.drain(..) {
                 self.dirty[j] = false;
                 if self.left[j] > 1 {
-                    queue.push(Reverse((self.left[j], keys[j], j as u32)));
+                    queue.push(self.left[j], keys[j], j);
                 }
             }
         }
-        Ok((0..positions)
-            .map(|i| {
-                let row = &self.possible[i * self.count..(i + 1) * self.count];
-                row.iter().position(|&b| b).unwrap_or(0) as u16
-            })
-            .collect())
+        Ok((0..positions).map(|i| self.first(i)).collect())
     }
+}
+
+/// The first `count` (at most 64) patterns as bits.
+fn every(count: usize) -> u64 {
+    u64::MAX >> (64 - count)
+}
+
+/// The patterns whose bits are set in `word`, in order.
+fn ones(mut word: u64) -> impl Iterator<Item = usize> + Clone {
+    std::iter::from_fn(move || {
+        let p = (word != 0).then(|| word.trailing_zeros() as usize);
+        word &= word.wrapping_sub(1);
+        p
+    })
+}
+
+/// One of `patterns` drawn by weight: `rng.below` their total, walked in
+/// order.
+fn drawn(patterns: impl Iterator<Item = usize> + Clone, weights: &[u32], rng: &mut Rng) -> usize {
+    let total: u64 = patterns.clone().map(|p| u64::from(weights[p])).sum();
+    let mut r = rng.below(total as usize) as u64;
+    let mut chosen = 0;
+    for p in patterns {
+        chosen = p;
+        if r < u64::from(weights[p]) {
+            break;
+        }
+        r -= u64::from(weights[p]);
+    }
+    chosen
 }
