@@ -495,7 +495,7 @@ fn attempt_work(positions: usize, patterns: usize) -> u64 {
     (positions * patterns + 4 * positions) as u64
 }
 
-/// Bans at every position covering each cell the patterns that do not
+/// Rules out at every position covering each cell the patterns that do not
 /// have its character there, and propagates.
 fn impose(
     wave: &mut Wave,
@@ -509,11 +509,7 @@ fn impose(
     for &(x, y, c) in cells {
         for py in y.saturating_sub(n - 1)..=y.min(ph - 1) {
             for px in x.saturating_sub(n - 1)..=x.min(pw - 1) {
-                for p in 0..patterns.len() {
-                    if patterns.at(p, x - px, y - py) != c {
-                        wave.ban(py * pw + px, p)?;
-                    }
-                }
+                wave.limit(py * pw + px, |p| patterns.at(p, x - px, y - py) == c)?;
             }
         }
     }

@@ -381,15 +381,13 @@ impl Wave {
     }
 
     /// Rules out pattern `p` at position `i` (if still possible), to be
-    /// propagated.
-    pub fn ban(&mut self, i: usize, p: usize) -> Result<(), Contradiction> {
-        if !self.allows(i, p) {
+    /// propagated: with the support counts (on bits, `narrow`).
+    fn ban(&mut self, i: usize, p: usize) -> Result<(), Contradiction> {
+        let k = i * self.count + p;
+        if !self.possible[k] {
             return Ok(());
         }
-        match &mut self.support {
-            Support::Bits(bits) => bits.words[i] &= !(1 << p),
-            _ => self.possible[i * self.count + p] = false,
-        }
+        self.possible[k] = false;
         self.left[i] -= 1;
         self.stack.push((i as u32, p as u16));
         if self.left[i] == 0 {
