@@ -1,8 +1,9 @@
 //! What several exports share, above the stack (`stack/`) and below the
 //! exports (`exports/`) and natives (`natives/`): maps and cells among the
 //! arguments (`cells.rs`), options tables (`options.rs`), what every
-//! search is given (`search.rs`) and what `distances` and `flee` read
-//! (`searched.rs`), what the exports that look share (`sight.rs`),
+//! search is given (`search.rs`, its positions: `positions.rs`) and what
+//! `distances` and `flee` read (`searched.rs`), what the exports that look
+//! share (`sight.rs`),
 //! `generate`'s arguments (`params.rs`, with `vaults`, `arrive` and
 //! `place`: `design.rs`, `rng = r`: `seed.rs`, and a sample's rows:
 //! `rows.rs`), `generate`'s table
@@ -20,6 +21,7 @@ pub mod level_table;
 pub mod options;
 pub mod params;
 pub mod parsed;
+pub mod positions;
 #[cfg(feature = "luajit")]
 pub mod route;
 pub mod rows;

@@ -1,127 +1,22 @@
-//! What every search is given: its sources, its options (avoid, blocked,
-//! cost, diagonal, factor, known, max), the limits they set over a window,
-//! and the window a search within `max` can reach.
+//! What every search is given: its sources (read by `positions.rs`), its
+//! options (avoid, blocked, cost, diagonal, factor, known, max), the
+//! limits they set over a window, and the window a search within `max`
+//! can reach.
 
 use std::ffi::c_int;
 
-use super::cells::field_position;
 use super::options::{cost_table, read_options, string_option};
+use super::positions::{avoid_shape, each_position, sources, sources_shape, PositionsShape};
 use crate::grid::{byte_set, Pos, Rect};
-use crate::input::{int_in, Arg, MAX_CELLS};
+use crate::input::{int_in, Arg};
 use crate::lua::stack::block::what;
 use crate::lua::stack::{Args, Field, Key};
 use crate::memory;
 use crate::native::field::Field as NativeField;
 use crate::native::Bits;
-use crate::toolkit::board::{Charges, Limits, Source, Walk, MAX_COST, MAX_START};
+use crate::toolkit::board::{Charges, Limits, Source, Walk, MAX_COST};
 use crate::toolkit::distances::{self, search_window, within};
 use crate::toolkit::flee::{DEFAULT_FACTOR, FACTORS};
-
-/// What a `sources` argument holds: one position, or an array of them.
-#[derive(Clone, Copy)]
-pub enum PositionsShape {
-    One,
-    Array(usize),
-}
-
-impl PositionsShape {
-    pub fn count(self) -> usize {
-        match self {
-            PositionsShape::One => 1,
-            PositionsShape::Array(n) => n,
-        }
-    }
-}
-
-/// The shape of the `sources` at `index`: one position `{x=, y=}` or a
-/// non-empty array of them, counted before any is read.
-fn sources_shape(args: &Args, index: c_int) -> Result<PositionsShape, String> {
-    const WHAT: &str = "sources must be a position {x=, y=} or a non-empty array of them";
-    if !args.is_table(index) {
-        return Err(format!("{WHAT}, got {}", args.get(index).type_name()));
-    }
-    let has = |field| args.with_field(index, Key::Field(field), |a, i| a.at(i)) != Arg::Missing;
-    if has(Field::X) || has(Field::Y) {
-        return Ok(PositionsShape::One);
-    }
-    // A nil entry before the length is named when the entries are read.
-    match args.length(index) {
-        0 => Err(format!("{WHAT}, got an empty table")),
-        n if n > MAX_CELLS => Err(format!("sources has more than {MAX_CELLS} positions")),
-        n => Ok(PositionsShape::Array(n)),
-    }
-}
-
-/// The positions of the `sources` at `index`, of the shape `shape`, each
-/// with its start value (its field `value`, 0 when absent).
-fn sources(
-    args: &Args,
-    index: c_int,
-    shape: PositionsShape,
-    width: usize,
-    height: usize,
-) -> Result<Vec<Source>, String> {
-    let mut out = Vec::with_capacity(shape.count());
-    each_position(
-        args,
-        index,
-        shape,
-        "sources",
-        (width, height),
-        |a, at, pos, name| {
-            let value = match a.with_field(at, Key::Field(Field::Value), |a, i| a.at(i)) {
-                Arg::Missing => 0,
-                v => match v.integer() {
-                    Some(i) if i.unsigned_abs() <= MAX_START as u64 => i,
-                    _ => {
-                        return Err(format!(
-                            "{}.value must be an integer with |value| <= 2^52, got {v}",
-                            name()
-                        ))
-                    }
-                },
-            };
-            out.push(Source { pos, value });
-            Ok(())
-        },
-    )?;
-    Ok(out)
-}
-
-/// Each position of the `shape` at `index` (called `name` or `name[i]`
-/// in messages) on a `width` x `height` map, fed to `each` with the index
-/// of its table and its name.
-fn each_position(
-    args: &Args,
-    index: c_int,
-    shape: PositionsShape,
-    name: &str,
-    (width, height): (usize, usize),
-    mut each: impl FnMut(&Args, c_int, Pos, &dyn Fn() -> String) -> Result<(), String>,
-) -> Result<(), String> {
-    let count = match shape {
-        PositionsShape::One => {
-            let named = || name.to_string();
-            let pos = field_position(args, index, &named, width, height)?;
-            return each(args, index, pos, &named);
-        }
-        PositionsShape::Array(n) => n,
-    };
-    (1..=count).try_for_each(|i| {
-        args.with_field(index, Key::Index(i), |a, top| {
-            let named = || format!("{name}[{i}]");
-            if !a.is_table(top) {
-                return Err(format!(
-                    "{} must be a position {{x=, y=}}, got {}",
-                    named(),
-                    a.at(top).type_name()
-                ));
-            }
-            let pos = field_position(a, top, &named, width, height)?;
-            each(a, top, pos, &named)
-        })
-    })
-}
 
 /// The options of `distances` and `path` (whose `diagonal` may be a cost
 /// and `occupied` too, with `straight`), and of `flee` (with `factor`).
@@ -529,24 +424,6 @@ fn known_is_field(args: &Args, options_at: c_int) -> bool {
     args.with_field(options_at, Key::Field(Field::Known), |a, top| {
         a.native_ref::<NativeField>(top).is_some()
     })
-}
-
-/// `avoid`, at `index`: one position or an array of them, maybe empty.
-fn avoid_shape(args: &Args, index: c_int) -> Result<PositionsShape, String> {
-    if !args.is_table(index) {
-        return Err(format!(
-            "avoid must be a position {{x=, y=}} or an array of them, got {}",
-            args.at(index).type_name()
-        ));
-    }
-    let has = |field| args.with_field(index, Key::Field(field), |a, i| a.at(i)) != Arg::Missing;
-    if has(Field::X) || has(Field::Y) {
-        return Ok(PositionsShape::One);
-    }
-    match args.length(index) {
-        n if n > MAX_CELLS => Err(format!("avoid has more than {MAX_CELLS} positions")),
-        n => Ok(PositionsShape::Array(n)),
-    }
 }
 
 /// `flee`'s `factor`: a number from -10 to -0.1.
