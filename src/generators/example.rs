@@ -28,15 +28,21 @@
 //!    Only when those all failed: the repair (`repair.rs`) on the levels
 //!    cut off, then on new ones, up to `REPAIRS` and `MAX_REPAIR_UPDATES`
 //!    (the levels solved up to `CUT_ALLOWANCE` past the attempts' work);
-//!    the error then says what failed. Every level made before the repair
-//!    existed came out of step 4 with the same draws, so it is unchanged.
+//!    on a sample with a blocking edge whose patterns do not fit the
+//!    bits, the new ones solved in blocks (`blocks.rs`, up to
+//!    `blocks::ALLOWANCE` past the attempts' work and `blocks::MAX_WORK`
+//!    in all), the first from the attempts' deepest solve a
+//!    contradiction cut off; the error then says what failed. Every level
+//!    made before the repair existed came out of step 4 with the same
+//!    draws, so it is unchanged.
 //! 5. Only when that failed too, and the sample's edge is not its border:
 //!    the level's inside alone (`inside.rs`), the border put round it.
 //! 6. `@` on the floor cell nearest the centre, `>` on the floor cell
 //!    farthest from it by walking (both the first in row order on a tie).
 
-mod patterns;
+mod blocks;
 mod inside;
+mod patterns;
 mod place;
 mod queue;
 mod read;
@@ -52,8 +58,8 @@ pub use patterns::{Patterns, Sample, Symmetry};
 pub use samples::SAMPLES;
 use place::{connect, level};
 use read::{read_sample, rows, sample_text, Read};
-use repair::Repair;
-use wfc::{Propagation, Rules, Wave};
+use repair::{repair_of, Repair};
+use wfc::{Rules, Wave};
 
 /// Any printable character a sample has, `#` blocking and the border on
 /// the default sample (the registry's contract holds it to this); a
@@ -113,31 +119,6 @@ pub const REPAIR_ALLOWANCE: u64 = 20_000_000;
 /// repairing it took at most 2.4M over seeds 1-1000 at 48x32
 /// (docs/performance.md).
 pub const CUT_ALLOWANCE: u64 = 4_000_000;
-
-/// The repair of levels of `size` solved from `start`, starting after
-/// `work`: past `MAX_REPAIR_UPDATES` or `solving` more than `work` it
-/// solves no new level, and past `MAX_REPAIR_UPDATES` or `repairing` more
-/// than `work` it tries nothing more.
-fn repair_of<'a>(
-    problem: &'a Problem,
-    rules: &'a Rules,
-    start: Wave,
-    size: (usize, usize),
-    (work, solving, repairing): (u64, u64, u64),
-) -> Repair<'a> {
-    let past = |allowance: u64| MAX_REPAIR_UPDATES.max(work.saturating_add(allowance));
-    Repair {
-        patterns: &problem.patterns,
-        rules,
-        start: start.into_as(rules, Propagation::Fastest),
-        blocked: &problem.blocked,
-        by_cell: repair::by_cell(&problem.patterns, &problem.blocked),
-        border: problem.read.border,
-        size,
-        budget: past(solving.max(repairing)),
-        solves: past(solving),
-    }
-}
 
 /// Positions x patterns at most for a sample without a blocking edge
 /// (`MAX_WORK` is kept for the others, whose levels it allowed before).
@@ -286,8 +267,10 @@ pub const READ_BOUND: usize = 512 << 10;
 
 /// Per position besides the solver's: the chosen patterns of the attempts
 /// kept for the repair (2 x `ATTEMPTS`), the repair's list of windows
-/// filled (16 x 3) and its marks (2).
-const PER_POSITION: usize = 2 * ATTEMPTS + 16 * 3 + 2;
+/// filled (16 x 3) and its marks (2); the deepest solve cut off kept, and
+/// a deeper one and its copy while they are checked (2 x 3), and a
+/// block's marks and patterns (1 + 2).
+const PER_POSITION: usize = 2 * ATTEMPTS + 16 * 3 + 2 + 2 * 3 + 3;
 /// Per cell: the level's cells, and the connection's and the repair's
 /// lists over them at once (the components (4), their sizes, the search's
 /// stack, the cells changed, the floor cells, the way's parents and queue:
@@ -385,12 +368,7 @@ fn bordered(
     let (pw, ph) = (w + 1 - n, h + 1 - n);
     let mut start = Wave::new(rules, pw, ph);
     let border = problem.read.border;
-    let ring = (0..w * h).filter(|&i| {
-        let (x, y) = (i % w, i / w);
-        x == 0 || y == 0 || x + 1 == w || y + 1 == h
-    });
-    let ring: Vec<FixedCell> = ring.map(|i| (i % w, i / w, border)).collect();
-    if impose(&mut start, rules, patterns, &ring, work).is_err() {
+    if impose(&mut start, rules, patterns, &ring((w, h), border), work).is_err() {
         return Err(format!(
             "the sample cannot make a {w}x{h} level with a border of '{}' all round",
             border as char
@@ -408,6 +386,9 @@ fn bordered(
     }
     let (mut contradictions, mut cut_off) = (0, 0);
     let mut cut: Vec<Vec<u16>> = Vec::new();
+    // The solve a contradiction cut off after the most work: its positions
+    // decided, for the repair (`blocks::kept`).
+    let mut deepest: Option<(u64, Vec<u16>)> = None;
     // A sample without a blocking edge made no level before the repair
     // existed: its attempts are the repair's from the first.
     let attempts = if problem.read.bordered { ATTEMPTS } else { 0 };
@@ -417,9 +398,16 @@ fn bordered(
         }
         *work += attempt_work(pw * ph, patterns.len());
         let mut wave = start.clone();
-        let Ok(chosen) = wave.solve(rules, &patterns.weights, rng, work) else {
-            contradictions += 1;
-            continue;
+        let before = *work;
+        let chosen = match wave.solve(rules, &patterns.weights, rng, work) {
+            Ok(chosen) => chosen,
+            Err(wfc::Contradiction(at)) => {
+                contradictions += 1;
+                if deepest.as_ref().is_none_or(|(done, _)| *done < *work - before) {
+                    deepest = Some((*work - before, blocks::kept(rules, &wave, at)));
+                }
+                continue;
+            }
         };
         let mut cells = output(patterns, &chosen, (w, h), (pw, ph));
         match connect(&mut cells, (w, h), problem, fixed) {
@@ -438,14 +426,24 @@ fn bordered(
     // Only where every attempt above failed: a call that made a level
     // before the repair existed ran no further than the loop above, with
     // the same rng draws, so it makes the same level.
-    let repair = repair_of(problem, rules, start, (w, h), (*work, 0, CUT_ALLOWANCE));
+    // New levels in blocks where the patterns do not fit the bits, after
+    // the attempts (a sample without a blocking edge has its levels from
+    // the repair from the first, solved whole as they were made).
+    let in_blocks = problem.read.bordered && !rules.fit_bits();
+    let solving = match in_blocks {
+        true => blocks::ALLOWANCE.min(blocks::MAX_WORK.saturating_sub(*work)),
+        false => 0,
+    };
+    let mut repair = repair_of(problem, rules, start, (w, h), (*work, solving, CUT_ALLOWANCE));
+    repair.in_blocks = in_blocks;
     let tried = |repaired| {
         format!(
             "no level from this sample in {} attempts ({contradictions} contradictions, {cut_off} cut off or without floor) and {repaired} attempts to repair: another seed, a larger map or a smaller n may do",
             contradictions + cut_off
         )
     };
-    repaired(&repair, cut, rng, work, (problem, fixed)).map_err(tried)
+    let deepest = deepest.map(|(_, kept)| kept);
+    repaired(&repair, (cut, deepest), rng, work, (problem, fixed)).map_err(tried)
 }
 
 /// The repair's attempts: the levels cut off above first, then new ones
@@ -454,7 +452,7 @@ fn bordered(
 /// solving when no level cut off is left (`Err`: how many were tried).
 fn repaired(
     repair: &Repair,
-    cut: Vec<Vec<u16>>,
+    (cut, mut deepest): (Vec<Vec<u16>>, Option<Vec<u16>>),
     rng: &mut Rng,
     work: &mut u64,
     (problem, fixed): (&Problem, &[FixedCell]),
@@ -463,8 +461,16 @@ fn repaired(
     let mut tried = 0;
     while tried < REPAIRS && *work <= repair.budget && (cut.len() > 0 || *work <= repair.solves) {
         tried += 1;
+        let mut limit = repair.budget;
         let mut chosen = match cut.next() {
-            Some(chosen) => chosen,
+            Some(chosen) => {
+                limit = repair.repairs;
+                chosen
+            }
+            None if repair.in_blocks => match blocks::solved(repair, deepest.take(), rng, work) {
+                Some(chosen) => chosen,
+                None => continue,
+            },
             None => {
                 let (pw, ph) = repair.start.size();
                 *work += attempt_work(pw * ph, repair.patterns.len());
@@ -475,7 +481,7 @@ fn repaired(
                 }
             }
         };
-        if let Some(mut cells) = repair.run(&mut chosen, rng, work) {
+        if let Some(mut cells) = repair.run(&mut chosen, limit, rng, work) {
             if let Some(player) = connect(&mut cells, repair.size, problem, fixed) {
                 if windows_hold(repair.patterns, &cells, repair.size, &chosen) {
                     return Ok((cells, player));
@@ -484,6 +490,15 @@ fn repaired(
         }
     }
     Err(tried)
+}
+
+/// The cells of the level's outer ring, each of `border`.
+fn ring((w, h): (usize, usize), border: u8) -> Vec<FixedCell> {
+    let on_ring = |&i: &usize| {
+        let (x, y) = (i % w, i / w);
+        x == 0 || y == 0 || x + 1 == w || y + 1 == h
+    };
+    (0..w * h).filter(on_ring).map(|i| (i % w, i / w, border)).collect()
 }
 
 /// An attempt's work besides its support updates, in their unit: the

@@ -42,7 +42,7 @@ pub fn made(
         }
     }
     let repair = repair_of(problem, rules, start, (iw, ih), (*work, REPAIR_ALLOWANCE, 0));
-    let (cells, player) = repaired(&repair, Vec::new(), rng, work, (problem, &inner))
+    let (cells, player) = repaired(&repair, (Vec::new(), None), rng, work, (problem, &inner))
         .map_err(|tried| format!("nor its inside alone in {tried} attempts to repair"))?;
     let mut level = vec![border; w * h];
     for y in 0..ih {

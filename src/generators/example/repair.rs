@@ -18,7 +18,8 @@
 //! solves again).
 
 use super::patterns::Patterns;
-use super::wfc::{Propagation, Rules, Wave};
+use super::Problem;
+use super::wfc::{Propagation, Rules, Wave, UNDECIDED};
 use crate::grid::{ByteSet, FLOOR};
 use crate::rng::Rng;
 
@@ -50,6 +51,45 @@ pub struct Repair<'a> {
     /// The support updates past which no new level is solved to repair
     /// (at most `budget`).
     pub solves: u64,
+    /// The support updates past which a level cut off is not repaired
+    /// further (at most `budget`).
+    pub repairs: u64,
+    /// Whether new levels are solved in blocks (`blocks.rs`), else whole.
+    pub in_blocks: bool,
+}
+
+/// The repair of levels of `size` solved from `start`, starting after
+/// `work`: past `MAX_REPAIR_UPDATES` or `solving` more than `work` it
+/// solves no new level, and past `MAX_REPAIR_UPDATES` or `repairing` more
+/// than `work` it tries nothing more.
+pub fn repair_of<'a>(
+    problem: &'a Problem,
+    rules: &'a Rules,
+    start: Wave,
+    size: (usize, usize),
+    (work, solving, repairing): (u64, u64, u64),
+) -> Repair<'a> {
+    let past = |allowance: u64| super::MAX_REPAIR_UPDATES.max(work.saturating_add(allowance));
+    Repair {
+        patterns: &problem.patterns,
+        rules,
+        start: start.into_as(rules, Propagation::Fastest),
+        blocked: &problem.blocked,
+        by_cell: by_cell(&problem.patterns, &problem.blocked),
+        border: problem.read.border,
+        size,
+        budget: past(solving.max(repairing)),
+        solves: past(solving),
+        repairs: past(repairing),
+        in_blocks: false,
+    }
+}
+
+/// Where solving a box met a contradiction: before any draw (the same
+/// again whatever the rng), or solving.
+pub enum Failed {
+    Settling,
+    Solving,
 }
 
 /// A set of cells to change and how: each must become walkable (join) or
@@ -159,10 +199,10 @@ impl Repair<'_> {
 
     /// Repairs the level `chosen` makes into one walkable component with
     /// floor: its cells, or `None`.
-    pub fn run(&self, chosen: &mut [u16], rng: &mut Rng, work: &mut u64) -> Option<Vec<u8>> {
+    pub fn run(&self, chosen: &mut [u16], limit: u64, rng: &mut Rng, work: &mut u64) -> Option<Vec<u8>> {
         let (pw, ph) = self.positions();
         for _ in 0..ROUNDS.max(pw * ph / POSITIONS_A_ROUND) {
-            if *work > self.budget {
+            if *work > limit {
                 return None;
             }
             // The round's read-out, components and search for a way, 4
@@ -188,7 +228,7 @@ impl Repair<'_> {
                 .chain(REDRAW_MARGINS.map(|m| (mine.as_slice(), Ask::Free, m)));
             let mut changed = false;
             for (cells, ask, margin) in tries {
-                if *work > self.budget {
+                if *work > limit {
                     return None;
                 }
                 let ok = self.resolve(chosen, cells, &ask, margin, rng, work);
@@ -317,23 +357,8 @@ impl Repair<'_> {
                 redo[sy * bw + lx - bx..=sy * bw + hx - bx].fill(true);
             }
         }
-        let mut wave = Wave::new_as(self.rules, bw, bh, Propagation::Fastest);
-        for sy in 0..bh {
-            for sx in 0..bw {
-                let (k, s) = ((by + sy) * pw + bx + sx, sy * bw + sx);
-                let kept = match redo[s] {
-                    true => wave.limit_as(s, &self.start, k),
-                    false => wave.keep(s, chosen[k] as usize),
-                };
-                if kept.is_err() {
-                    return false;
-                }
-            }
-        }
-        if !self.ask(&mut wave, cells, ask, (bx, by)) || wave.settle(self.rules, work).is_err() {
-            return false;
-        }
-        let Ok(solved) = wave.solve(self.rules, &self.patterns.weights, rng, work) else {
+        let ask = |wave: &mut Wave| self.ask(wave, cells, ask, (bx, by));
+        let Ok(solved) = self.solve_box(chosen, (bx, by, bw, bh), &redo, ask, rng, work) else {
             return false;
         };
         // The same patterns again (the region forced by what is kept):
@@ -348,6 +373,38 @@ impl Repair<'_> {
             }
         }
         true
+    }
+
+    /// Solves a box of positions (its corner and size) on a small wave:
+    /// those `redo` marks (box row by row) from the start's patterns, the
+    /// others kept as `chosen` has them (or from the start's where
+    /// `chosen` has none yet: `UNDECIDED`), once `ask` has limited the
+    /// wave. The box's patterns, or where a contradiction came.
+    pub fn solve_box(
+        &self,
+        chosen: &[u16],
+        (bx, by, bw, bh): (usize, usize, usize, usize),
+        redo: &[bool],
+        ask: impl FnOnce(&mut Wave) -> bool,
+        rng: &mut Rng,
+        work: &mut u64,
+    ) -> Result<Vec<u16>, Failed> {
+        let (pw, _) = self.positions();
+        let mut wave = Wave::new_as(self.rules, bw, bh, Propagation::Fastest);
+        for sy in 0..bh {
+            for sx in 0..bw {
+                let (k, s) = ((by + sy) * pw + bx + sx, sy * bw + sx);
+                let kept = match redo[s] || chosen[k] == UNDECIDED {
+                    true => wave.limit_as(s, &self.start, k),
+                    false => wave.keep(s, chosen[k] as usize),
+                };
+                kept.map_err(|_| Failed::Settling)?;
+            }
+        }
+        if !ask(&mut wave) || wave.settle(self.rules, work).is_err() {
+            return Err(Failed::Settling);
+        }
+        wave.solve(self.rules, &self.patterns.weights, rng, work).map_err(|_| Failed::Solving)
     }
 
     /// Rules out, at every position of the small wave covering each of

@@ -2,6 +2,7 @@
 //! one of the sample's, fixed cells kept, the level connected; and the
 //! success rates over seeds 1-1000 at 48x32 on every built-in sample.
 
+use super::wfc::Propagation;
 use super::*;
 use crate::generators::testing::check_terrain_contract;
 use crate::generators::Value;
@@ -344,4 +345,74 @@ fn the_bits_solve_as_the_counts_do() {
         }
     }
     assert!(solved > 120, "{solved} compared");
+}
+
+/// The start of every attempt on the overworld at `size`: the border
+/// imposed all round.
+fn overworld_start(size: (usize, usize)) -> (Problem, Rules, Wave) {
+    let problem = problem(&options("overworld", &[]), size).unwrap();
+    let rules = Rules::new(&problem.patterns);
+    let n = problem.patterns.n;
+    let mut start = Wave::new(&rules, size.0 + 1 - n, size.1 + 1 - n);
+    let ring = ring(size, problem.read.border);
+    impose(&mut start, &rules, &problem.patterns, &ring, &mut 0).unwrap();
+    (problem, rules, start)
+}
+
+/// Whether every position of `chosen` has a pattern the start allows
+/// there and every two side by side agree (so every window is the
+/// sample's).
+fn agrees(chosen: &[u16], rules: &Rules, start: &Wave) -> Result<(), String> {
+    let (pw, ph) = start.size();
+    for i in 0..pw * ph {
+        let p = chosen[i];
+        if p == wfc::UNDECIDED || !start.allows(i, p as usize) {
+            return Err(format!("position {i}: pattern {p}"));
+        }
+        let (x, y) = (i % pw, i / pw);
+        if (x + 1 < pw && !rules.agree(0, p, chosen[i + 1])) || (y + 1 < ph && !rules.agree(1, p, chosen[i + pw])) {
+            return Err(format!("position {i} and a neighbour disagree"));
+        }
+    }
+    Ok(())
+}
+
+/// Blocks solve a whole level from nothing, on the overworld's 426
+/// patterns (support counts), every position agreeing with its
+/// neighbours and the border; `kept` leaves positions round the
+/// contradiction open and keeps only positions that agree, and blocks
+/// solve the rest around them.
+#[test]
+fn blocks_solve_a_level_and_one_a_contradiction_cut_off() {
+    let size = (40, 24);
+    let (problem, rules, start) = overworld_start(size);
+    let (pw, ph) = start.size();
+    let mut contradicted = 0;
+    for seed in 1..=4 {
+        let mut work = 0;
+        let repair = repair_of(&problem, &rules, start.clone(), size, (0, blocks::ALLOWANCE, 0));
+        let mut rng = Rng::new(seed);
+        let chosen = blocks::solved(&repair, None, &mut rng, &mut work).expect("solved in blocks");
+        agrees(&chosen, &rules, &start).unwrap();
+        let mut wave = start.clone();
+        let Err(wfc::Contradiction(at)) = wave.solve(&rules, &problem.patterns.weights, &mut rng, &mut work) else {
+            continue;
+        };
+        contradicted += 1;
+        let kept = blocks::kept(&rules, &wave, at);
+        let (ax, ay) = (at % pw, at / pw);
+        assert_eq!(kept[at], wfc::UNDECIDED);
+        assert_eq!(kept[ay.saturating_sub(3) * pw + ax.saturating_sub(3)], wfc::UNDECIDED);
+        for i in (0..pw * ph).filter(|&i| kept[i] != wfc::UNDECIDED) {
+            let (x, y) = (i % pw, i / pw);
+            let right = x + 1 < pw && kept[i + 1] != wfc::UNDECIDED && !rules.agree(0, kept[i], kept[i + 1]);
+            let down = y + 1 < ph && kept[i + pw] != wfc::UNDECIDED && !rules.agree(1, kept[i], kept[i + pw]);
+            assert!(!right && !down, "kept position {i} disagrees");
+        }
+        let decided = kept.iter().filter(|&&p| p != wfc::UNDECIDED).count();
+        assert!(decided > 0 && decided < pw * ph, "{decided} kept");
+        let chosen = blocks::solved(&repair, Some(kept), &mut rng, &mut work).expect("the rest solved in blocks");
+        agrees(&chosen, &rules, &start).unwrap();
+    }
+    assert!(contradicted > 0, "no solve was cut off: nothing kept was tried");
 }

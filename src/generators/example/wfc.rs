@@ -15,6 +15,10 @@ use super::patterns::Patterns;
 use super::queue::Queue;
 use crate::rng::Rng;
 
+/// A position no pattern is chosen for yet; `MAX_PATTERNS` is far below
+/// it.
+pub const UNDECIDED: u16 = u16::MAX;
+
 /// Right, down, left, up: `OPPOSITE[d]` is `d` turned round.
 const DIRS: [(isize, isize); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 const OPPOSITE: [usize; 4] = [2, 3, 0, 1];
@@ -113,6 +117,17 @@ impl Rules {
         }
         *work += u64::from(here.count_ones()) + 1;
         found
+    }
+
+    /// Whether the patterns fit in 64, so that `Propagation::Fastest`
+    /// is on bits.
+    pub fn fit_bits(&self) -> bool {
+        !self.masks.is_empty()
+    }
+
+    /// Whether `q` may lie one step right (`d` 0) or down (1) of `p`.
+    pub fn agree(&self, d: usize, p: u16, q: u16) -> bool {
+        self.allowed(d, p as usize).binary_search(&q).is_ok()
     }
 
     fn allowed(&self, d: usize, p: usize) -> &[u16] {
@@ -277,6 +292,13 @@ impl Wave {
             }),
             ..self
         }
+    }
+
+    /// Each position's pattern where one is left, else `UNDECIDED`.
+    pub fn decided(&self) -> Vec<u16> {
+        (0..self.positions())
+            .map(|i| if self.left[i] == 1 { self.first(i) } else { UNDECIDED })
+            .collect()
     }
 
     /// Positions across and down.
