@@ -387,7 +387,8 @@ fn bordered(
     let (mut contradictions, mut cut_off) = (0, 0);
     let mut cut: Vec<Vec<u16>> = Vec::new();
     // The solve a contradiction cut off after the most work: its positions
-    // decided, for the repair (`blocks::kept`).
+    // decided, for the repair's blocks (`blocks::kept`).
+    let in_blocks = blocks::used(problem, rules);
     let mut deepest: Option<(u64, Vec<u16>)> = None;
     // A sample without a blocking edge made no level before the repair
     // existed: its attempts are the repair's from the first.
@@ -403,7 +404,7 @@ fn bordered(
             Ok(chosen) => chosen,
             Err(wfc::Contradiction(at)) => {
                 contradictions += 1;
-                if deepest.as_ref().is_none_or(|(done, _)| *done < *work - before) {
+                if in_blocks && deepest.as_ref().is_none_or(|(done, _)| *done < *work - before) {
                     deepest = Some((*work - before, blocks::kept(rules, &wave, at)));
                 }
                 continue;
@@ -426,16 +427,11 @@ fn bordered(
     // Only where every attempt above failed: a call that made a level
     // before the repair existed ran no further than the loop above, with
     // the same rng draws, so it makes the same level.
-    // New levels in blocks where the patterns do not fit the bits, after
-    // the attempts (a sample without a blocking edge has its levels from
-    // the repair from the first, solved whole as they were made).
-    let in_blocks = problem.read.bordered && !rules.fit_bits();
     let solving = match in_blocks {
         true => blocks::ALLOWANCE.min(blocks::MAX_WORK.saturating_sub(*work)),
         false => 0,
     };
-    let mut repair = repair_of(problem, rules, start, (w, h), (*work, solving, CUT_ALLOWANCE));
-    repair.in_blocks = in_blocks;
+    let repair = repair_of(problem, rules, start, (w, h), (*work, solving, CUT_ALLOWANCE));
     let tried = |repaired| {
         format!(
             "no level from this sample in {} attempts ({contradictions} contradictions, {cut_off} cut off or without floor) and {repaired} attempts to repair: another seed, a larger map or a smaller n may do",
@@ -461,14 +457,12 @@ fn repaired(
     let mut tried = 0;
     while tried < REPAIRS && *work <= repair.budget && (cut.len() > 0 || *work <= repair.solves) {
         tried += 1;
-        let mut limit = repair.budget;
-        let mut chosen = match cut.next() {
-            Some(chosen) => {
-                limit = repair.repairs;
-                chosen
-            }
-            None if repair.in_blocks => match blocks::solved(repair, deepest.take(), rng, work) {
-                Some(chosen) => chosen,
+        // A level cut off keeps its repair's budget; a new one may use the
+        // whole.
+        let (mut chosen, limit) = match cut.next() {
+            Some(chosen) => (chosen, repair.repairs),
+            None if blocks::used(problem, repair.rules) => match blocks::solved(repair, deepest.take(), rng, work) {
+                Some(chosen) => (chosen, repair.budget),
                 None => continue,
             },
             None => {
@@ -476,7 +470,7 @@ fn repaired(
                 *work += attempt_work(pw * ph, repair.patterns.len());
                 let mut wave = repair.start.clone();
                 match wave.solve(repair.rules, &repair.patterns.weights, rng, work) {
-                    Ok(chosen) => chosen,
+                    Ok(chosen) => (chosen, repair.budget),
                     Err(_) => continue,
                 }
             }

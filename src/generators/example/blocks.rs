@@ -16,6 +16,7 @@
 
 use super::repair::{Failed, Repair};
 use super::wfc::{Rules, Wave, UNDECIDED};
+use super::Problem;
 use crate::rng::Rng;
 
 /// The work the border's repair may do solving new levels in blocks past
@@ -24,6 +25,14 @@ use crate::rng::Rng;
 /// 70 million past attempts that reach `MAX_SOLVER_WORK`).
 pub const ALLOWANCE: u64 = 100_000_000;
 pub const MAX_WORK: u64 = 200_000_000;
+
+/// Whether the border's repair solves its new levels in blocks: on a
+/// sample with a blocking edge, after its attempts, where the patterns do
+/// not fit the bits (a sample without a blocking edge has its levels from
+/// the repair from the first, solved whole as they were made).
+pub fn used(problem: &Problem, rules: &Rules) -> bool {
+    problem.read.bordered && !rules.fit_bits()
+}
 
 /// A block's side in positions.
 const BLOCK: usize = 16;

@@ -54,8 +54,6 @@ pub struct Repair<'a> {
     /// The support updates past which a level cut off is not repaired
     /// further (at most `budget`).
     pub repairs: u64,
-    /// Whether new levels are solved in blocks (`blocks.rs`), else whole.
-    pub in_blocks: bool,
 }
 
 /// The repair of levels of `size` solved from `start`, starting after
@@ -81,7 +79,6 @@ pub fn repair_of<'a>(
         budget: past(solving.max(repairing)),
         solves: past(solving),
         repairs: past(repairing),
-        in_blocks: false,
     }
 }
 

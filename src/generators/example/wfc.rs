@@ -231,7 +231,7 @@ impl Wave {
     pub fn new_as(rules: &Rules, pw: usize, ph: usize, how: Propagation) -> Wave {
         let count = rules.count;
         let positions = pw * ph;
-        if how == Propagation::Fastest && !rules.masks.is_empty() {
+        if how == Propagation::Fastest && rules.fit_bits() {
             return Wave {
                 pw,
                 ph,
@@ -275,7 +275,7 @@ impl Wave {
 
     /// This settled wave propagating as `how` says.
     pub fn into_as(self, rules: &Rules, how: Propagation) -> Wave {
-        if how == Propagation::Counts || rules.masks.is_empty() || matches!(self.support, Support::Bits(_)) {
+        if how == Propagation::Counts || !rules.fit_bits() || matches!(self.support, Support::Bits(_)) {
             return self;
         }
         let words = self
