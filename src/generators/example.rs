@@ -488,11 +488,13 @@ fn repaired(
 
 /// The cells of the level's outer ring, each of `border`.
 fn ring((w, h): (usize, usize), border: u8) -> Vec<FixedCell> {
-    let on_ring = |&i: &usize| {
-        let (x, y) = (i % w, i / w);
-        x == 0 || y == 0 || x + 1 == w || y + 1 == h
-    };
-    (0..w * h).filter(on_ring).map(|i| (i % w, i / w, border)).collect()
+    let cells = (0..w * h).map(|i| (i % w, i / w));
+    cells.filter(|&cell| on_ring(cell, (w, h))).map(|(x, y)| (x, y, border)).collect()
+}
+
+/// Whether cell `(x, y)` is on the outer ring of a `w` x `h` level.
+fn on_ring((x, y): (usize, usize), (w, h): (usize, usize)) -> bool {
+    x == 0 || y == 0 || x + 1 == w || y + 1 == h
 }
 
 /// An attempt's work besides its support updates, in their unit: the

@@ -10,7 +10,7 @@
 //! the windows that hold the border are the level's own, not the sample's.
 
 use super::wfc::{Rules, Wave};
-use super::{impose, repair_of, repaired, FixedCell, Problem, REPAIR_ALLOWANCE};
+use super::{impose, on_ring, repair_of, repaired, FixedCell, Problem, REPAIR_ALLOWANCE};
 use crate::grid::Pos;
 use crate::rng::Rng;
 
@@ -56,7 +56,7 @@ pub fn made(
 fn inner_cells(fixed: &[FixedCell], (w, h): (usize, usize), border: u8) -> Result<Vec<FixedCell>, String> {
     let mut inner = Vec::new();
     for &(x, y, c) in fixed {
-        if x == 0 || y == 0 || x + 1 == w || y + 1 == h {
+        if on_ring((x, y), (w, h)) {
             if c != border {
                 return Err(format!(
                     "fixed cell ({}, {}) '{}' is on the border, of '{}'",
