@@ -23,6 +23,11 @@
 # BENCH_EXAMPLE_SEEDS (default 20) seeds each for the module and the crate, BENCH_EXAMPLE_LUA_SEEDS
 # (default 2) for plain Lua (seconds a level at 96x64); BENCH_EXAMPLE_N
 # (default 3) and BENCH_EXAMPLE_SYMMETRY (default all) for every side.
+# BENCH_EXAMPLE_ONLY (sample names) and BENCH_EXAMPLE_SIDES (side names, as
+# in the table) run some of them, for more seeds where it matters:
+#
+#   BENCH_EXAMPLE_ONLY=overworld BENCH_EXAMPLE_SIDES="lua5.4 luajit wfc-crate" \
+#     BENCH_EXAMPLE_ROUNDS=5 BENCH_EXAMPLE_SEEDS=20 bench/example.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for so in build/lib/lua/5.4/map.so build/lib/lua/5.1/map.so; do
@@ -61,7 +66,7 @@ side() {
   esac
 }
 
-sides=(lua5.4 luajit wfc-crate wfc-crate-each wfc-crate-kept plain-lua)
+read -r -a sides <<<"${BENCH_EXAMPLE_SIDES:-lua5.4 luajit wfc-crate wfc-crate-each wfc-crate-kept plain-lua}"
 for ((r = 0; r < rounds; r++)); do
   for ((k = 0; k < ${#sides[@]}; k++)); do
     side $((r * seeds + 1)) "${sides[$(((k + r) % ${#sides[@]}))]}" >>"$tmp/lines"

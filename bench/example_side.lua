@@ -27,6 +27,15 @@ local SAMPLES = REAL_DIR and {
 } or {
   { "caves" }, { "caverns" }, { "rooms" }, { "dungeon" }, { "overworld" }, { "maze" },
 }
+-- BENCH_EXAMPLE_ONLY: the samples to run, by name (all when unset).
+local ONLY = os.getenv("BENCH_EXAMPLE_ONLY")
+if ONLY then
+  local kept = {}
+  for _, case in ipairs(SAMPLES) do
+    if (" " .. ONLY .. " "):find(" " .. case[1] .. " ", 1, true) then kept[#kept + 1] = case end
+  end
+  SAMPLES = kept
+end
 local SIZES = { { 48, 32 }, { 96, 64 } }
 local clock = os.clock
 

@@ -47,6 +47,7 @@ mod place;
 mod queue;
 mod read;
 mod repair;
+mod rules;
 mod samples;
 pub mod wfc;
 

@@ -416,3 +416,39 @@ fn blocks_solve_a_level_and_one_a_contradiction_cut_off() {
     }
     assert!(contradicted > 0, "no solve was cut off: nothing kept was tried");
 }
+
+/// The lists of one side are classes, as the counts kept a class at a
+/// time need (`Rules`): the patterns whose lists are of one class have
+/// the same list, no pattern is in two classes' lists, and a class's first
+/// count is each of its patterns' count of supporters, the neighbours on
+/// that side that allow it.
+#[test]
+fn the_lists_are_classes() {
+    let mut samples: Vec<(String, i64)> = SAMPLES.iter().map(|s| (s.0.to_string(), 3)).collect();
+    samples.extend([(hashed_sample(12, b"#.~"), 3), (hashed_sample(8, b"#."), 4), (PLUSES.to_string(), 2)]);
+    for (sample, n) in &samples {
+        let problem = problem(&options(sample, &[("n", Value::Int(*n))]), (48, 32)).unwrap();
+        let rules = Rules::new(&problem.patterns);
+        let count = problem.patterns.len();
+        let mut lists: Vec<Option<&[u16]>> = vec![None; rules.supporters.len()];
+        for d in 0..4 {
+            let mut class_of = vec![None; count];
+            for p in 0..count {
+                let (class, allowed) = (rules.class(d, p), rules.allowed(d, p));
+                assert_eq!(class == wfc::NO_CLASS, allowed.is_empty(), "{sample}: side {d}, pattern {p}");
+                if allowed.is_empty() {
+                    continue;
+                }
+                let list = lists[class as usize].get_or_insert(allowed);
+                assert_eq!(*list, allowed, "{sample}: side {d}, class {class}");
+                for &q in allowed {
+                    let q = q as usize;
+                    assert!(class_of[q].is_none_or(|c| c == class), "{sample}: pattern {q} in two classes");
+                    class_of[q] = Some(class);
+                    let supporters = rules.allowed((d + 2) % 4, q).len();
+                    assert_eq!(usize::from(rules.supporters[class as usize]), supporters, "{sample}: class {class}");
+                }
+            }
+        }
+    }
+}

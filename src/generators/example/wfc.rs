@@ -1,5 +1,6 @@
 //! The solver of the overlapping model: arc consistency kept by support
-//! counts (AC-4, as in mxgmn's WaveFunctionCollapse), or for the repair on
+//! counts (AC-4, as in mxgmn's WaveFunctionCollapse, a count a class of
+//! patterns: `Rules`), or for the repair on
 //! bits where the patterns fit in 64 (the same states), the next position by
 //! the fewest patterns left (ties by a key drawn per position), a pattern
 //! by its weight. Everything that decides is integer: the draws are
@@ -11,17 +12,15 @@
 //! windows overlap (which, position by position, makes every window's
 //! cells agree).
 
-use super::patterns::Patterns;
 use super::queue::Queue;
+pub use super::rules::Rules;
+pub use super::rules::NO_CLASS;
+use super::rules::every;
 use crate::rng::Rng;
 
 /// A position no pattern is chosen for yet; `MAX_PATTERNS` is far below
 /// it.
 pub const UNDECIDED: u16 = u16::MAX;
-
-/// Right, down, left, up: `OPPOSITE[d]` is `d` turned round.
-const DIRS: [(isize, isize); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
-const OPPOSITE: [usize; 4] = [2, 3, 0, 1];
 
 /// The bytes a solver of `positions` positions over `patterns` patterns
 /// holds at most. A vector that grows by doubling holds 3 times its
@@ -30,110 +29,32 @@ const OPPOSITE: [usize; 4] = [2, 3, 0, 1];
 ///
 /// - Per position and pattern: a flag and four `u16` support counts in
 ///   two waves at once (the start and an attempt's copy, or the repair's
-///   small wave: 18); at most one ban each on the stacks (8 x 3: the
-///   start's left over and an attempt's together hold at most every ban
-///   once); and one entry of the lazy queue for each ban (8 x 3, counted
-///   as 12 x 3 as released).
+///   small wave: 18; counted as released, now a bit and at most four
+///   counts, one a class of a side, each class a pattern at least); at
+///   most one ban each on the stacks (8 x 3: the start's left over and an
+///   attempt's together hold at most every ban once); and one entry of
+///   the lazy queue for each ban (8 x 3, counted as 12 x 3 as released).
 /// - Per position: `left` and `dirty` in two waves (10), the positions
 ///   narrowed by a propagation (8 x 3), the draws' keys (4), the chosen
 ///   patterns (2), the queue's first entry (8 x 3, counted as 12 x 3),
 ///   and a wave on bits (`Support::Bits`: a word, a mark and a queue
 ///   entry, 8 + 1 + 4 x 3).
 /// - Per pattern: the rules, a `u16` per pair of patterns and direction
-///   (8 x 3), their starts and first counts (24) and bits (32); and the
-///   queue's heap for that count of patterns left (24).
+///   (8 x 3), their starts, classes and the classes' first counts (16 +
+///   8 + 8) and bits (32); and the queue's heap for that count of
+///   patterns left (24).
 pub fn bound(positions: usize, patterns: usize) -> usize {
     let per_pair = 18 + 24 + 36;
     let per_position = 10 + 24 + 4 + 2 + 36 + 21;
     let rules = patterns
         .saturating_mul(patterns)
         .saturating_mul(24)
-        .saturating_add(patterns.saturating_mul(24 + 32 + 24));
+        .saturating_add(patterns.saturating_mul(32 + 32 + 24));
     positions
         .saturating_mul(patterns)
         .saturating_mul(per_pair)
         .saturating_add(positions.saturating_mul(per_position))
         .saturating_add(rules)
-}
-
-/// Which patterns may sit next to which: `allowed(d, p)` lists those that
-/// may lie one step in direction `d` of `p`.
-pub struct Rules {
-    starts: Vec<u32>,
-    list: Vec<u16>,
-    count: usize,
-    /// Where the patterns fit in 64 (`Support::Bits`): per pattern `p`,
-    /// `allowed(d, p)` as bits for each direction `d`; empty otherwise.
-    masks: Vec<[u64; 4]>,
-    /// Per direction `d`: the patterns in no `allowed(d, p)`, which the
-    /// support counts never ban from that side (they start at zero), so
-    /// the bits keep them too.
-    unsupported: [u64; 4],
-}
-
-impl Rules {
-    pub fn new(patterns: &Patterns) -> Rules {
-        let count = patterns.len();
-        let mut starts = Vec::with_capacity(4 * count + 1);
-        let mut list = Vec::new();
-        for (dx, dy) in DIRS {
-            for p in 0..count {
-                starts.push(list.len() as u32);
-                list.extend((0..count).filter(|&q| patterns.agree(p, q, dx, dy)).map(|q| q as u16));
-            }
-        }
-        starts.push(list.len() as u32);
-        let mut rules = Rules {
-            starts,
-            list,
-            count,
-            masks: Vec::new(),
-            unsupported: [0; 4],
-        };
-        if count <= 64 {
-            rules.masks = (0..count)
-                .map(|p| [0, 1, 2, 3].map(|d| rules.allowed(d, p).iter().fold(0, |m, &q| m | 1 << q)))
-                .collect();
-            for d in 0..4 {
-                let supported = rules.masks.iter().fold(0, |m, b| m | b[d]);
-                rules.unsupported[d] = every(count) & !supported;
-            }
-        }
-        rules
-    }
-
-    /// The patterns (as bits) that those of `here` allow one step in each
-    /// direction of `DIRS`, with those nothing supports from that side;
-    /// `work` counts a unit per pattern read.
-    fn around(&self, here: u64, work: &mut u64) -> [u64; 4] {
-        let mut found = self.unsupported;
-        let mut left = here;
-        while left != 0 {
-            let masks = &self.masks[left.trailing_zeros() as usize];
-            for d in 0..4 {
-                found[d] |= masks[d];
-            }
-            left &= left - 1;
-        }
-        *work += u64::from(here.count_ones()) + 1;
-        found
-    }
-
-    /// Whether the patterns fit in 64, so that `Propagation::Fastest`
-    /// is on bits.
-    pub fn fit_bits(&self) -> bool {
-        !self.masks.is_empty()
-    }
-
-    /// Whether `q` may lie one step right (`d` 0) or down (1) of `p`.
-    pub fn agree(&self, d: usize, p: u16, q: u16) -> bool {
-        self.allowed(d, p as usize).binary_search(&q).is_ok()
-    }
-
-    fn allowed(&self, d: usize, p: usize) -> &[u16] {
-        let i = d * self.count + p;
-        &self.list[self.starts[i] as usize..self.starts[i + 1] as usize]
-    }
 }
 
 /// The state of every position; `Clone` for the snapshot taken after the
@@ -143,13 +64,14 @@ pub struct Wave {
     pw: usize,
     ph: usize,
     count: usize,
-    /// Per position and pattern: still possible (empty on bits, which
-    /// hold it: `Bits::words`).
-    possible: Vec<bool>,
-    /// Per position, direction and pattern (the patterns of one position
-    /// and direction side by side: a ban counts down one of those lists):
-    /// how many patterns of the neighbour that way still support it; or
-    /// each position's patterns as bits.
+    /// Per position, `stride` words: its patterns still possible, a bit
+    /// each (a class's patterns, looked at when its count reaches zero,
+    /// lie in the position's few words).
+    possible: Vec<u64>,
+    stride: usize,
+    /// Per position and class (`Rules`: the classes of a position side
+    /// by side): how many patterns of the neighbour on the class's side
+    /// still support its patterns; or none, on bits.
     support: Support,
     left: Vec<u32>,
     stack: Vec<(u32, u16)>,
@@ -159,14 +81,14 @@ pub struct Wave {
 }
 
 /// How a ban reaches the neighbours: support counts, a byte each where
-/// every count fits one (a pattern of n >= 2 has few patterns beside it:
-/// the samples' largest count is in the tens), which halves the memory the
-/// solver walks, else two bytes; or bits.
+/// every count fits one (a class has few supporters: the samples' largest
+/// count is in the tens), which halves the memory the solver walks, else
+/// two bytes; or bits.
 #[derive(Clone)]
 enum Support {
     Narrow(Vec<u8>),
     Wide(Vec<u16>),
-    /// No counts: each position's patterns as the bits of a word, its
+    /// No counts: each position's patterns in one word, its
     /// neighbours narrowed to what those patterns allow beside them (AC-3
     /// on bits), where the patterns fit in 64. It reaches the state the
     /// counts reach (the largest arc-consistent one, the patterns the
@@ -178,8 +100,6 @@ enum Support {
 
 #[derive(Clone)]
 struct Bits {
-    /// Per position: its patterns still possible.
-    words: Vec<u64>,
     /// The positions narrowed and not yet taken to their neighbours.
     queue: Vec<u32>,
     queued: Vec<bool>,
@@ -231,46 +151,33 @@ impl Wave {
     pub fn new_as(rules: &Rules, pw: usize, ph: usize, how: Propagation) -> Wave {
         let count = rules.count;
         let positions = pw * ph;
+        let stride = count.div_ceil(64);
+        let row: Vec<u64> = (0..stride).map(|k| every((count - 64 * k).min(64))).collect();
+        let wave = |support| Wave {
+            pw,
+            ph,
+            count,
+            possible: row.repeat(positions),
+            stride,
+            support,
+            left: vec![count as u32; positions],
+            stack: Vec::new(),
+            dirty: vec![false; positions],
+        };
         if how == Propagation::Fastest && rules.fit_bits() {
-            return Wave {
-                pw,
-                ph,
-                count,
-                possible: Vec::new(),
-                support: Support::Bits(Bits {
-                    words: vec![every(count); positions],
-                    queue: Vec::new(),
-                    queued: vec![false; positions],
-                }),
-                left: vec![count as u32; positions],
-                stack: Vec::new(),
-                dirty: vec![false; positions],
-            };
+            return wave(Support::Bits(Bits {
+                queue: Vec::new(),
+                queued: vec![false; positions],
+            }));
         }
-        let mut one = vec![0u16; 4 * count];
-        for d in 0..4 {
-            for p in 0..count {
-                // Supporters of p from direction d: the neighbour that way
-                // holds q with p allowed opposite of it.
-                one[d * count + p] = rules.allowed(OPPOSITE[d], p).len() as u16;
-            }
-        }
+        let one = &rules.supporters;
         let support = match one.iter().map(|&c| u8::try_from(c)).collect::<Result<Vec<u8>, _>>() {
             Ok(narrow) => Support::Narrow(narrow.repeat(positions)),
             Err(_) => Support::Wide(one.repeat(positions)),
         };
         // Support from off the edge is never taken away, so a count there
         // never reaches zero: no marking needed.
-        Wave {
-            pw,
-            ph,
-            count,
-            possible: vec![true; positions * count],
-            support,
-            left: vec![count as u32; positions],
-            stack: Vec::new(),
-            dirty: vec![false; positions],
-        }
+        wave(support)
     }
 
     /// This settled wave propagating as `how` says.
@@ -278,15 +185,8 @@ impl Wave {
         if how == Propagation::Counts || !rules.fit_bits() || matches!(self.support, Support::Bits(_)) {
             return self;
         }
-        let words = self
-            .possible
-            .chunks(self.count)
-            .map(|row| row.iter().enumerate().fold(0, |m, (p, &b)| m | u64::from(b) << p))
-            .collect();
         Wave {
-            possible: Vec::new(),
             support: Support::Bits(Bits {
-                words,
                 queue: Vec::new(),
                 queued: vec![false; self.positions()],
             }),
@@ -308,32 +208,23 @@ impl Wave {
 
     /// Whether pattern `p` is still possible at position `i`.
     pub fn allows(&self, i: usize, p: usize) -> bool {
-        match &self.support {
-            Support::Bits(bits) => bits.words[i] >> p & 1 == 1,
-            _ => self.possible[i * self.count + p],
-        }
+        self.possible[i * self.stride + p / 64] >> (p % 64) & 1 == 1
+    }
+
+    /// The patterns possible at position `i`, in order.
+    fn possible_at(&self, i: usize) -> impl Iterator<Item = usize> + Clone + '_ {
+        let row = &self.possible[i * self.stride..(i + 1) * self.stride];
+        row.iter().enumerate().flat_map(|(k, &word)| ones(word).map(move |p| 64 * k + p))
     }
 
     /// Draws one of the patterns possible at position `i` by weight.
     fn draw(&self, i: usize, weights: &[u32], rng: &mut Rng) -> usize {
-        match &self.support {
-            Support::Bits(bits) => drawn(ones(bits.words[i]), weights, rng),
-            _ => {
-                let row = &self.possible[i * self.count..(i + 1) * self.count];
-                drawn((0..self.count).filter(|&p| row[p]), weights, rng)
-            }
-        }
+        drawn(self.possible_at(i), weights, rng)
     }
 
     /// The first pattern possible at position `i` (0 where none is).
     fn first(&self, i: usize) -> u16 {
-        match &self.support {
-            Support::Bits(bits) => ones(bits.words[i]).next().unwrap_or(0) as u16,
-            _ => {
-                let row = &self.possible[i * self.count..(i + 1) * self.count];
-                row.iter().position(|&b| b).unwrap_or(0) as u16
-            }
-        }
+        self.possible_at(i).next().unwrap_or(0) as u16
     }
 
     /// Rules out every pattern at position `i` but `p`, to be propagated.
@@ -358,7 +249,7 @@ impl Wave {
     /// its position `k`, to be propagated.
     pub fn limit_as(&mut self, i: usize, other: &Wave, k: usize) -> Result<(), Contradiction> {
         match &other.support {
-            Support::Bits(theirs) => self.narrow(i, |p| other.allows(k, p), |word| word & theirs.words[k]),
+            Support::Bits(_) => self.narrow(i, |p| other.allows(k, p), |word| word & other.possible[k]),
             _ => self.limit(i, |p| other.allows(k, p)),
         }
     }
@@ -372,12 +263,12 @@ impl Wave {
         allowed: impl Fn(usize) -> bool,
         word: impl Fn(u64) -> u64,
     ) -> Result<(), Contradiction> {
-        let Support::Bits(bits) = &mut self.support else {
+        if !matches!(self.support, Support::Bits(_)) {
             return (0..self.count).filter(|&q| !allowed(q)).try_for_each(|q| self.ban(i, q));
-        };
-        let (old, new) = (bits.words[i], word(bits.words[i]));
+        }
+        let (old, new) = (self.possible[i], word(self.possible[i]));
         if new != old {
-            bits.words[i] = new;
+            self.possible[i] = new;
             self.left[i] = new.count_ones();
             self.stack.push((i as u32, 0));
         }
@@ -405,11 +296,11 @@ impl Wave {
     /// Rules out pattern `p` at position `i` (if still possible), to be
     /// propagated: with the support counts (on bits, `narrow`).
     fn ban(&mut self, i: usize, p: usize) -> Result<(), Contradiction> {
-        let k = i * self.count + p;
-        if !self.possible[k] {
+        let (k, bit) = (i * self.stride + p / 64, 1 << (p % 64));
+        if self.possible[k] & bit == 0 {
             return Ok(());
         }
-        self.possible[k] = false;
+        self.possible[k] &= !bit;
         self.left[i] -= 1;
         self.stack.push((i as u32, p as u16));
         if self.left[i] == 0 {
@@ -455,22 +346,37 @@ impl Wave {
         work: &mut u64,
         touched: &mut Vec<usize>,
     ) -> Result<(), Contradiction> {
+        let classes = rules.supporters.len();
         while let Some((i, p)) = self.stack.pop() {
             let (i, p) = (i as usize, p as usize);
-            for (d, j) in self.neighbours(i).into_iter().enumerate() {
-                let Some(j) = j else {
+            // Per side inside: the neighbour and the count of the class of
+            // patterns `p` supports there.
+            let around = self.neighbours(i);
+            let sides: [Option<(usize, usize)>; 4] = std::array::from_fn(|d| {
+                let (j, class) = (around[d]?, rules.class(d, p));
+                (class != NO_CLASS).then_some((j, j * classes + class as usize))
+            });
+            // Every side's count first, so that their reads overlap; then
+            // the bans side by side, in the order the counts were taken
+            // in one by one (a ban changes no count).
+            let emptied = sides.map(|side| side.is_some_and(|(_, k)| support[k].down()));
+            for (d, side) in sides.into_iter().enumerate() {
+                let Some((j, _)) = side else {
                     continue;
                 };
+                // The work counts an update per pattern of the list, as
+                // when each pattern had its own count.
                 let allowed = rules.allowed(d, p);
                 *work += allowed.len() as u64;
-                let counts = (j * 4 + d) * self.count;
+                // The class's count reaches 0 when its last supporter is
+                // banned (it never passes 0: each is banned once), and its
+                // patterns still possible are banned in order.
+                if !emptied[d] {
+                    continue;
+                }
                 for &q in allowed {
                     let q = q as usize;
-                    // A banned pattern's count is never read again, but
-                    // it is counted down too, sparing the loop a branch
-                    // per pattern (it never passes 0: it counts its
-                    // supporters, each banned once).
-                    if support[counts + q].down() && self.possible[j * self.count + q] {
+                    if self.allows(j, q) {
                         self.ban(j, q)?;
                         if !self.dirty[j] {
                             self.dirty[j] = true;
@@ -502,17 +408,17 @@ impl Wave {
         while let Some(i) = bits.queue.pop() {
             let i = i as usize;
             bits.queued[i] = false;
-            let allowed = rules.around(bits.words[i], work);
+            let allowed = rules.around(self.possible[i], work);
             for (d, j) in self.neighbours(i).into_iter().enumerate() {
                 let Some(j) = j else {
                     continue;
                 };
-                let old = bits.words[j];
+                let old = self.possible[j];
                 let new = old & allowed[d];
                 if new == old {
                     continue;
                 }
-                bits.words[j] = new;
+                self.possible[j] = new;
                 self.left[j] = new.count_ones();
                 if new == 0 {
                     for k in bits.queue.drain(..) {
@@ -566,11 +472,6 @@ impl Wave {
         }
         Ok((0..positions).map(|i| self.first(i)).collect())
     }
-}
-
-/// The first `count` (at most 64) patterns as bits.
-fn every(count: usize) -> u64 {
-    u64::MAX >> (64 - count)
 }
 
 /// The patterns whose bits are set in `word`, in order.
