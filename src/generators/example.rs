@@ -60,7 +60,8 @@ pub use samples::SAMPLES;
 use place::{connect, level};
 use read::{read_sample, rows, sample_text, Read};
 use repair::{repair_of, Repair};
-use wfc::{Rules, Wave};
+use rules::Rules;
+use wfc::Wave;
 
 /// Any printable character a sample has, `#` blocking and the border on
 /// the default sample (the registry's contract holds it to this); a

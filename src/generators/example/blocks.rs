@@ -15,7 +15,8 @@
 //! one block's.
 
 use super::repair::{Failed, Repair};
-use super::wfc::{Rules, Wave, UNDECIDED};
+use super::rules::Rules;
+use super::wfc::{Wave, UNDECIDED};
 use super::Problem;
 use crate::rng::Rng;
 

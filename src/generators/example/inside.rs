@@ -9,7 +9,8 @@
 //! alone, every window in it the sample's, and the border put round it:
 //! the windows that hold the border are the level's own, not the sample's.
 
-use super::wfc::{Rules, Wave};
+use super::rules::Rules;
+use super::wfc::Wave;
 use super::{impose, on_ring, repair_of, repaired, FixedCell, Problem, REPAIR_ALLOWANCE};
 use crate::grid::Pos;
 use crate::rng::Rng;

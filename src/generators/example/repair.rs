@@ -19,7 +19,8 @@
 
 use super::patterns::Patterns;
 use super::Problem;
-use super::wfc::{Propagation, Rules, Wave, UNDECIDED};
+use super::rules::Rules;
+use super::wfc::{Propagation, Wave, UNDECIDED};
 use crate::grid::{ByteSet, FLOOR};
 use crate::rng::Rng;
 

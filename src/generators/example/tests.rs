@@ -435,7 +435,7 @@ fn the_lists_are_classes() {
             let mut class_of = vec![None; count];
             for p in 0..count {
                 let (class, allowed) = (rules.class(d, p), rules.allowed(d, p));
-                assert_eq!(class == wfc::NO_CLASS, allowed.is_empty(), "{sample}: side {d}, pattern {p}");
+                assert_eq!(class == rules::NO_CLASS, allowed.is_empty(), "{sample}: side {d}, pattern {p}");
                 if allowed.is_empty() {
                     continue;
                 }

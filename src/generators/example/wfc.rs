@@ -1,9 +1,8 @@
 //! The solver of the overlapping model: arc consistency kept by support
 //! counts (AC-4, as in mxgmn's WaveFunctionCollapse, a count a class of
-//! patterns: `Rules`), or for the repair on
-//! bits where the patterns fit in 64 (the same states), the next position by
-//! the fewest patterns left (ties by a key drawn per position), a pattern
-//! by its weight. Everything that decides is integer: the draws are
+//! patterns: `Rules`), or for the repair on bits where the patterns fit in
+//! 64 (the same states), the next position by the fewest patterns left
+//! (ties by a key drawn per position), a pattern by its weight. Everything that decides is integer: the draws are
 //! `Rng::below` on integer weights, so a seed gives one result everywhere.
 //!
 //! A position is the top-left corner of an n x n window of the output; the
@@ -13,9 +12,7 @@
 //! cells agree).
 
 use super::queue::Queue;
-pub use super::rules::Rules;
-pub use super::rules::NO_CLASS;
-use super::rules::every;
+use super::rules::{every, Rules, NO_CLASS};
 use crate::rng::Rng;
 
 /// A position no pattern is chosen for yet; `MAX_PATTERNS` is far below
